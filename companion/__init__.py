@@ -1,0 +1,3 @@
+"""The table companion: rules engines, scenarios, game records and the live table session."""
+
+__version__ = "0.1.0"

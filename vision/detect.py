@@ -1,0 +1,239 @@
+"""Finding cards in a frame: bright, roughly rectangular regions -> 4-corner quads.
+
+Works on a copy of the frame scaled down to ``RecognizerConfig.detect_max_side``.  Several
+masks are tried (Otsu on brightness, "paper" = bright and unsaturated, and both cut along
+Canny edges so that touching cards separate); every outer contour that is close to a convex
+quadrilateral of a plausible size becomes a candidate, corners are refined by fitting a
+straight line to each side (so rounded card corners do not pull them in), and overlapping
+candidates are merged.  Quads are returned in input-image pixels, clockwise (y down).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+if TYPE_CHECKING:
+    from vision.pipeline import RecognizerConfig
+
+
+def to_bgr(image: np.ndarray) -> np.ndarray | None:
+    """The image as 3-channel BGR uint8, or None if it cannot be one."""
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        return None
+    img = image
+    if img.dtype != np.uint8:
+        if np.issubdtype(img.dtype, np.floating):
+            mx = float(np.nanmax(img)) if img.size else 0.0
+            img = np.nan_to_num(img * (255.0 if mx <= 1.0 else 1.0))
+        img = np.clip(img, 0, 255).astype(np.uint8)
+    if img.ndim == 2:
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    if img.ndim == 3 and img.shape[2] == 1:
+        return cv2.cvtColor(img[:, :, 0], cv2.COLOR_GRAY2BGR)
+    if img.ndim == 3 and img.shape[2] == 4:
+        return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    if img.ndim == 3 and img.shape[2] == 3:
+        return np.ascontiguousarray(img)
+    return None
+
+
+def order_clockwise(pts: np.ndarray) -> np.ndarray:
+    """Four points ordered clockwise on screen (y down), starting nearest the top-left."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # increasing angle = clockwise on screen
+    start = int(np.argmin(pts[:, 0] + pts[:, 1]))
+    return np.roll(pts, -start, axis=0)
+
+
+def quad_area(q: np.ndarray) -> float:
+    x, y = q[:, 0], q[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
+    (vx1, vy1, x1, y1), (vx2, vy2, x2, y2) = l1, l2
+    den = vx1 * vy2 - vy1 * vx2
+    if abs(den) < 1e-6:
+        return None
+    t = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / den
+    return np.array([x1 + t * vx1, y1 + t * vy1], np.float32)
+
+
+def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Fit a line to the middle of each side's contour points and intersect them."""
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    if len(pts) < 16:
+        return quad
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.hypot(*ab))
+        if length < 4:
+            return quad
+        u = ab / length
+        rel = pts - a
+        t = rel @ u
+        d = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        sel = (t > 0.15 * length) & (t < 0.85 * length) & (d < max(3.0, 0.04 * length))
+        side = pts[sel]
+        if len(side) < 5:
+            lines.append(np.array([u[0], u[1], a[0], a[1]], np.float32))
+            continue
+        lines.append(cv2.fitLine(side, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1))
+    out = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1], lines[i])
+        if p is None:
+            return quad
+        out.append(p)
+    res = np.array(out, np.float32)
+    # refinement must not move corners far (a failed fit)
+    diag = float(np.hypot(*(quad[2] - quad[0])))
+    if np.max(np.hypot(*(res - quad).T)) > 0.08 * diag:
+        return quad
+    return res
+
+
+def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
+    area = float(cv2.contourArea(c))
+    if area < cfg.min_card_area * img_area or area > cfg.max_card_area * img_area:
+        return None
+    hull = cv2.convexHull(c)
+    hull_area = float(cv2.contourArea(hull))
+    if hull_area <= 0 or area / hull_area < cfg.min_solidity:
+        return None
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.015, 0.025, 0.04, 0.06):
+        ap = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(ap) == 4:
+            quad = ap.reshape(4, 2).astype(np.float32)
+            break
+        if len(ap) < 4:
+            break
+    if quad is None:
+        rect = cv2.minAreaRect(c)
+        box = cv2.boxPoints(rect).astype(np.float32)
+        if area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
+            return None
+        quad = box
+    quad = order_clockwise(quad)
+    quad = order_clockwise(refine_quad(c, quad))
+    qa = quad_area(quad)
+    if qa <= 0 or not (0.8 < area / qa < 1.12):
+        return None
+    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    if sides.min() < 8:
+        return None
+    # opposite sides: perspective may shorten one, but not by much more than half
+    if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
+        return None
+    if max(sides[1], sides[3]) / min(sides[1], sides[3]) > cfg.max_side_ratio:
+        return None
+    a = (sides[0] + sides[2]) / 2
+    b = (sides[1] + sides[3]) / 2
+    aspect = min(a, b) / max(a, b)
+    if aspect < cfg.min_aspect:
+        return None
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
+        return None
+    return quad, qa
+
+
+def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    sat = hsv[:, :, 1]
+    otsu_t, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.Canny(blur, cfg.canny_low, cfg.canny_high)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    paper = ((blur > max(otsu_t * 0.9, 60)) & (sat < cfg.max_card_saturation)).astype(np.uint8)
+    paper *= 255
+    # local contrast: brighter than the surroundings
+    k = max(31, (min(small.shape[:2]) // 6) | 1)
+    local = cv2.adaptiveThreshold(
+        blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, k, -cfg.adaptive_offset
+    )
+    masks = [otsu, paper, local]
+    cut = [cv2.bitwise_and(m, cv2.bitwise_not(edges)) for m in (otsu, paper)]
+    return masks + cut
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, -1)
+    return out
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area of intersection over the smaller quad's area."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(inter) / max(1e-6, min(quad_area(a), quad_area(b)))
+
+
+def _drop_merged(cands: list[tuple[float, np.ndarray, int]]) -> list[tuple[float, np.ndarray, int]]:
+    """Drop a candidate that is really two or more touching cards: it holds at least two
+    smaller, mutually separate candidates that together fill most of it."""
+    out = []
+    for i, (area, q, mi) in enumerate(cands):
+        inside = []
+        for a2, q2, _ in cands[i + 1 :]:
+            if a2 < 0.8 * area and a2 > 0.15 * area and _overlap(q2, q) > 0.85:
+                if all(_overlap(q2, o) < 0.25 for o in inside):
+                    inside.append(q2)
+        if len(inside) >= 2 and sum(quad_area(o) for o in inside) > 0.6 * area:
+            continue
+        out.append((area, q, mi))
+    return out
+
+
+def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
+    """Card quads in ``image`` (BGR uint8), in image pixels, clockwise."""
+    h, w = image.shape[:2]
+    if min(h, w) < 16:
+        return []
+    scale = min(1.0, cfg.detect_max_side / max(h, w))
+    small = image if scale >= 1.0 else cv2.resize(
+        image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
+    )
+    sh, sw = small.shape[:2]
+    img_area = float(sh * sw)
+    cands: list[tuple[float, np.ndarray, int]] = []
+    opener = np.ones((3, 3), np.uint8)
+    for mi, mask in enumerate(_masks(small, cfg)):
+        m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
+        m = _fill_holes(m)
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        for c in contours:
+            r = _quad_from_contour(c, cfg, img_area)
+            if r is not None:
+                cands.append((r[1], r[0], mi))
+    # biggest first; drop candidates that mostly lie inside one already kept (the printed
+    # frame of a face card, the yellow panel of a pip card) or duplicate it
+    cands.sort(key=lambda t: -t[0])
+    cands = _drop_merged(cands)
+    kept: list[np.ndarray] = []
+    for area, q, _ in cands:
+        dup = False
+        for k in kept:
+            if _overlap(q, k) > cfg.max_overlap:
+                dup = True
+                break
+        if not dup:
+            kept.append(q)
+    # a kept quad much bigger than the typical card that contains several others is a
+    # table/sheet outline, not a card
+    if len(kept) >= 3:
+        areas = np.array([quad_area(q) for q in kept])
+        med = float(np.median(areas))
+        kept = [q for q, a in zip(kept, areas, strict=True) if a < 3.5 * med]
+    inv = 1.0 / scale
+    return [order_clockwise(q * inv) for q in kept]

@@ -1,0 +1,161 @@
+"""Glyph features and the nearest-neighbour glyph classifier.
+
+A *glyph* is one printed shape of a card's corner index: the rank (``A``, ``7``, ``10`` ...)
+or the suit pip under it.  Every glyph, whether cut out of a photo, rendered from a font by
+``vision.build_glyph_model`` or taught from a person's deck, goes through the same
+:func:`glyph_feature`, so that they can be compared with a cosine similarity.
+
+The built-in exemplars live in ``vision/data/glyphs.npz`` (generated, never downloaded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+RANK_CLASSES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+SUIT_CLASSES: tuple[str, ...] = ("C", "D", "H", "S")
+RED_SUITS = frozenset({"D", "H"})
+
+GLYPH_SIZE = 32
+_PIX = 8  # side of the coarse pixel template appended to the HOG
+FEATURE_DIM = 324 + _PIX * _PIX
+MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
+
+
+def _hog(img: np.ndarray) -> np.ndarray:
+    """Histogram of oriented gradients of a GLYPH_SIZE square: 8 px cells, 9 unsigned
+    orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised (324 values)."""
+    f = img.astype(np.float32)
+    gx = np.zeros_like(f)
+    gy = np.zeros_like(f)
+    gx[:, 1:-1] = f[:, 2:] - f[:, :-2]
+    gy[1:-1, :] = f[2:, :] - f[:-2, :]
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = np.arctan2(gy, gx) % np.pi
+    pos = ang / (np.pi / 9.0) - 0.5
+    b0 = np.floor(pos).astype(np.int32)
+    w1 = pos - b0
+    b0 %= 9
+    b1 = (b0 + 1) % 9
+    n = GLYPH_SIZE // 8
+    cell = (np.arange(GLYPH_SIZE) // 8)
+    cid = (cell[:, None] * n + cell[None, :]).reshape(-1)
+    idx = np.concatenate([cid * 9 + b0.reshape(-1), cid * 9 + b1.reshape(-1)])
+    wts = np.concatenate([(mag * (1 - w1)).reshape(-1), (mag * w1).reshape(-1)])
+    hist = np.bincount(idx, weights=wts, minlength=n * n * 9).astype(np.float32)
+    hist = hist.reshape(n, n, 9)
+    blocks = np.stack(
+        [hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=2
+    ).reshape((n - 1) * (n - 1), 36)
+    blocks = blocks / (np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-3)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / (np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-3)
+    return blocks.reshape(-1)
+
+
+def glyph_feature(mask: np.ndarray) -> np.ndarray:
+    """A unit-length feature of one glyph.
+
+    ``mask`` is a 2-D array, ink > 0 (uint8 0/255 or float 0..1), already cut to the glyph's
+    bounding box (a little margin does not matter).  The glyph is stretched to a square so the
+    feature describes shape, not width; the width/height ratio is compared separately.
+    """
+    m = mask.astype(np.float32)
+    if m.max() > 1.0:
+        m = m / 255.0
+    h, w = m.shape
+    pad = max(1, int(round(0.08 * max(h, w))))
+    m = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    inter = cv2.INTER_AREA if max(h, w) > GLYPH_SIZE else cv2.INTER_LINEAR
+    sq = cv2.resize(m, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter)
+    img = np.clip(sq * 255.0, 0, 255).astype(np.uint8)
+    hog = _hog(img)
+    pix = cv2.resize(sq, (_PIX, _PIX), interpolation=cv2.INTER_AREA).reshape(-1)
+    pix = pix - pix.mean()
+    pn = float(np.linalg.norm(pix))
+    if pn > 1e-6:
+        pix = pix / pn
+    hn = float(np.linalg.norm(hog))
+    if hn > 1e-6:
+        hog = hog / hn
+    feat = np.concatenate([hog * 0.8, pix * 0.6]).astype(np.float32)
+    n = float(np.linalg.norm(feat))
+    return feat / n if n > 1e-6 else feat
+
+
+@dataclass
+class Exemplars:
+    """Labelled glyph features: ``feats`` (N x D, unit rows), ``labels`` (N, class index),
+    ``aspects`` (N, log of width/height)."""
+
+    feats: np.ndarray
+    labels: np.ndarray
+    aspects: np.ndarray
+
+    @classmethod
+    def empty(cls) -> Exemplars:
+        return cls(
+            np.zeros((0, FEATURE_DIM), np.float32), np.zeros(0, np.int16), np.zeros(0, np.float32)
+        )
+
+    def __len__(self) -> int:
+        return int(self.labels.shape[0])
+
+    def extend(self, feats: np.ndarray, labels: np.ndarray, aspects: np.ndarray) -> None:
+        self.feats = np.concatenate([self.feats, feats.astype(np.float32)])
+        self.labels = np.concatenate([self.labels, labels.astype(np.int16)])
+        self.aspects = np.concatenate([self.aspects, aspects.astype(np.float32)])
+
+    def class_scores(
+        self, feats: np.ndarray, aspects: np.ndarray, n_classes: int, aspect_weight: float
+    ) -> np.ndarray:
+        """Per query and class: the best similarity of any exemplar of that class
+        (cosine similarity less an aspect-ratio penalty).  -1 where a class has none."""
+        q = feats.shape[0]
+        out = np.full((q, n_classes), -1.0, np.float32)
+        if len(self) == 0 or q == 0:
+            return out
+        sims = feats @ self.feats.T
+        sims -= aspect_weight * np.abs(aspects[:, None] - self.aspects[None, :])
+        for c in range(n_classes):
+            sel = self.labels == c
+            if sel.any():
+                out[:, c] = sims[:, sel].max(axis=1)
+        return out
+
+
+@dataclass
+class GlyphModel:
+    ranks: Exemplars
+    suits: Exemplars
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> GlyphModel:
+        with np.load(path) as z:
+            return cls(
+                Exemplars(
+                    z["rank_feats"].astype(np.float32),
+                    z["rank_labels"].astype(np.int16),
+                    z["rank_aspects"].astype(np.float32),
+                ),
+                Exemplars(
+                    z["suit_feats"].astype(np.float32),
+                    z["suit_labels"].astype(np.int16),
+                    z["suit_aspects"].astype(np.float32),
+                ),
+            )
+
+
+_BUILTIN: GlyphModel | None = None
+
+
+def builtin_model() -> GlyphModel:
+    """The shipped glyph model (loaded once per process)."""
+    global _BUILTIN
+    if _BUILTIN is None:
+        _BUILTIN = GlyphModel.load()
+    return _BUILTIN

@@ -1,0 +1,324 @@
+"""Reading the QR codes printed on our own cards (Budge, event, scenario, Aladdin).
+
+The codes carry ``<kind>:<id>`` text (FORMATS.md "Card codes"). Decoding is done by zbar
+through pyzbar. Two passes:
+
+1. inside each rectified card crop (the card fills the crop, so small codes get many pixels and
+   zbar scans far fewer pixels than in the whole frame); the code's corners are mapped back to
+   frame pixels through the crop's homography;
+2. over the whole frame, for codes not on a detected card, retried on an upscaled and on a
+   thresholded copy when the plain pass finds nothing new.
+
+``corners`` of a :class:`CodeReading` are frame pixel coordinates, clockwise from the code's
+top-left as the code reads (the corner with no finder pattern is bottom-right).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+Point = tuple[float, float]
+Corners = tuple[Point, Point, Point, Point]
+
+ZBAR_INSTALL_HINT = "apt-get install -y libzbar0"
+
+
+class ZbarMissingError(RuntimeError):
+    """pyzbar or the zbar shared library it wraps cannot be loaded."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(
+            "QR decoding needs the zbar library, which could not be loaded "
+            f"({detail}). On Debian/Ubuntu: {ZBAR_INSTALL_HINT}; then pip install pyzbar."
+        )
+
+
+def _load_pyzbar() -> Any:
+    # pyzbar raises ImportError (no module) or an OSError/ImportError from ctypes when the
+    # shared library is absent; both become one message that says how to fix it.
+    try:
+        from pyzbar import pyzbar
+    except (ImportError, OSError) as exc:
+        raise ZbarMissingError(str(exc) or type(exc).__name__) from None
+    return pyzbar
+
+
+def require_zbar() -> None:
+    """Fail early, with :class:`ZbarMissingError`, when QR decoding cannot work."""
+    _load_pyzbar()
+
+
+@dataclass(frozen=True)
+class CodeReading:
+    """One decoded QR code: its text and its corners in frame pixels."""
+
+    data: str
+    corners: Corners
+
+    @property
+    def kind(self) -> str:
+        """The part before the first ``:`` (``budge``, ``aladdin`` ...), or ``""``."""
+        head, sep, _ = self.data.partition(":")
+        return head if sep else ""
+
+    @property
+    def centre(self) -> Point:
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (sum(xs) / 4.0, sum(ys) / 4.0)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "data": self.data,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+        }
+
+
+class HasCrop(Protocol):
+    """What the QR reader needs of a detected card: its frame corners and upright crop."""
+
+    @property
+    def corners(self) -> Any: ...
+
+    @property
+    def crop(self) -> Any: ...
+
+
+@dataclass(frozen=True)
+class QrConfig:
+    """Tunables of the QR stage."""
+
+    # A crop smaller than this on its short side is upscaled before decoding: zbar needs about
+    # three pixels per module, and a card crop of a far card can be small.
+    crop_min_side: int = 360
+    # Frames whose long side is at most this are also tried at 2x when the plain pass misses.
+    upscale_max_side: int = 1400
+    upscale_factor: float = 2.0
+    # Adaptive threshold window (odd) and offset for the thresholded retry; it rescues codes
+    # under uneven light, where zbar's own binarisation loses the pale half of the code.
+    threshold_block: int = 51
+    threshold_c: int = 10
+    # Two readings with the same text whose centres are closer than this fraction of the
+    # code's size are the same code seen twice (crop pass and frame pass).
+    same_code_distance: float = 0.5
+    # Try the whole frame even when every code was found inside card crops.
+    always_scan_frame: bool = True
+    try_upscale: bool = True
+    try_threshold: bool = True
+
+
+@dataclass(frozen=True)
+class _Raw:
+    data: str
+    corners: Corners
+
+
+def _order_corners(points: Sequence[Point], orientation: str | None) -> Corners:
+    """Four polygon points as clockwise-from-top-left in the code's own reading frame.
+
+    zbar reports the polygon in varying orders, plus a coarse orientation (the screen
+    direction the code's top faces). The top-left corner is the polygon point lying furthest
+    towards "code up + code left" from the centre.
+    """
+    pts = np.asarray(points, dtype=np.float64)
+    if len(pts) != 4:
+        # Non-quadrilateral outlines (rare for QR) are replaced by their minimum-area box.
+        box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32)))
+        pts = np.asarray(box, dtype=np.float64)
+    centre = pts.mean(axis=0)
+    rel = pts - centre
+    # Image y grows downwards, so increasing atan2 is clockwise on screen.
+    order = np.argsort(np.arctan2(rel[:, 1], rel[:, 0]))
+    pts, rel = pts[order], rel[order]
+    up = {
+        "UP": (0.0, -1.0), "RIGHT": (1.0, 0.0), "DOWN": (0.0, 1.0), "LEFT": (-1.0, 0.0)
+    }.get(orientation or "UP", (0.0, -1.0))
+    # "left" is "up" turned a quarter anticlockwise on screen.
+    tl_dir = np.array([up[0] + up[1], up[1] - up[0]])
+    start = int(np.argmax(rel @ tl_dir))
+    pts = np.roll(pts, -start, axis=0)
+    return tuple((float(x), float(y)) for x, y in pts)  # type: ignore[return-value]
+
+
+def _decode_gray(pyzbar: Any, gray: NDArray[Any]) -> list[_Raw]:
+    if gray.size == 0 or min(gray.shape[:2]) < 8:
+        return []
+    symbols = [pyzbar.ZBarSymbol.QRCODE]
+    found = []
+    for d in pyzbar.decode(gray, symbols=symbols):
+        try:
+            text = d.data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = d.data.decode("latin-1")
+        poly = [(float(p.x), float(p.y)) for p in d.polygon]
+        if len(poly) < 3:
+            r = d.rect
+            poly = [
+                (r.left, r.top), (r.left + r.width, r.top),
+                (r.left + r.width, r.top + r.height), (r.left, r.top + r.height),
+            ]
+        found.append(_Raw(text, _order_corners(poly, getattr(d, "orientation", None))))
+    return found
+
+
+def _size(corners: Corners) -> float:
+    xs = [p[0] for p in corners]
+    ys = [p[1] for p in corners]
+    return max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+
+
+def _to_gray(image: NDArray[Any]) -> NDArray[Any]:
+    if image.ndim == 3 and image.shape[2] >= 3:
+        return cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_BGR2GRAY)
+    if image.ndim == 3:
+        return np.ascontiguousarray(image[:, :, 0])
+    return np.ascontiguousarray(image)
+
+
+def _scaled(corners: Corners, factor: float) -> Corners:
+    a, b, c, d = ((x * factor, y * factor) for x, y in corners)
+    return (a, b, c, d)
+
+
+def _map_points(h: NDArray[np.float64], corners: Corners) -> Corners:
+    src = np.asarray(corners, dtype=np.float64).reshape(-1, 1, 2)
+    dst = cv2.perspectiveTransform(src, h).reshape(-1, 2)
+    return tuple((float(x), float(y)) for x, y in dst)  # type: ignore[return-value]
+
+
+class QrReader:
+    """Finds and decodes QR codes in frames; build once, call :meth:`read` per frame."""
+
+    def __init__(self, config: QrConfig | None = None) -> None:
+        self.config = config or QrConfig()
+        self._pyzbar = _load_pyzbar()
+
+    # -- passes ------------------------------------------------------------------------
+
+    def read_crop(
+        self, crop: NDArray[Any], corners: Sequence[Sequence[float]]
+    ) -> list[CodeReading]:
+        """Codes inside one upright card crop, with corners mapped to the frame.
+
+        ``corners`` are the card's frame corners, clockwise from its top-left, matching the
+        crop's top-left, top-right, bottom-right and bottom-left.
+        """
+        gray = _to_gray(crop)
+        h, w = gray.shape[:2]
+        if h < 8 or w < 8 or len(corners) != 4:
+            return []
+        scale = 1.0
+        if min(h, w) < self.config.crop_min_side:
+            scale = self.config.crop_min_side / float(min(h, w))
+            gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        raws = _decode_gray(self._pyzbar, gray)
+        if not raws and self.config.try_threshold:
+            raws = _decode_gray(self._pyzbar, self._threshold(gray))
+        if not raws:
+            return []
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+        dst = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+        homography = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+        out = []
+        for raw in raws:
+            in_crop = _scaled(raw.corners, 1.0 / scale)
+            out.append(CodeReading(raw.data, _map_points(homography, in_crop)))
+        return out
+
+    def read_quad(
+        self, image: NDArray[Any], corners: Sequence[Sequence[float]]
+    ) -> list[CodeReading]:
+        """Codes on a card given only its frame corners: the card is rectified here first."""
+        quad = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+        top = float(np.linalg.norm(quad[1] - quad[0]))
+        side = float(np.linalg.norm(quad[3] - quad[0]))
+        if top < 4 or side < 4:
+            return []
+        # Keep the card's own aspect but never shrink below what zbar needs.
+        scale = max(1.0, self.config.crop_min_side / min(top, side))
+        w, h = int(round(top * scale)), int(round(side * scale))
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+        warp = cv2.getPerspectiveTransform(quad, src)
+        crop = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR)
+        return self.read_crop(crop, quad.tolist())
+
+    def read_frame(self, image: NDArray[Any]) -> list[CodeReading]:
+        """Codes anywhere in the frame (no card detection needed)."""
+        gray = _to_gray(image)
+        if gray.size == 0 or min(gray.shape[:2]) < 8:
+            return []
+        found = [CodeReading(r.data, r.corners) for r in _decode_gray(self._pyzbar, gray)]
+        cfg = self.config
+        if cfg.try_upscale and max(gray.shape[:2]) <= cfg.upscale_max_side:
+            big = cv2.resize(
+                gray, None, fx=cfg.upscale_factor, fy=cfg.upscale_factor,
+                interpolation=cv2.INTER_CUBIC,
+            )
+            for r in _decode_gray(self._pyzbar, big):
+                mapped = _scaled(r.corners, 1.0 / cfg.upscale_factor)
+                found = self._merge(found, [CodeReading(r.data, mapped)])
+        if cfg.try_threshold:
+            binary = self._threshold(gray)
+            extra = [CodeReading(r.data, r.corners) for r in _decode_gray(self._pyzbar, binary)]
+            found = self._merge(found, extra)
+        return found
+
+    def read(
+        self,
+        image: NDArray[Any],
+        cards: Iterable[HasCrop] = (),
+        quads: Iterable[Sequence[Sequence[float]]] = (),
+    ) -> list[CodeReading]:
+        """All codes in a frame: inside detected cards first, then anywhere else.
+
+        ``cards`` are detections with ``corners`` and an upright ``crop`` (vision-1's
+        ``CardQuad``); ``quads`` are bare corner lists that are rectified here.
+        """
+        found: list[CodeReading] = []
+        for card in cards:
+            crop = getattr(card, "crop", None)
+            if crop is not None and getattr(crop, "size", 0) > 0:
+                found = self._merge(found, self.read_crop(crop, _corner_list(card.corners)))
+            else:
+                found = self._merge(found, self.read_quad(image, _corner_list(card.corners)))
+        for quad in quads:
+            found = self._merge(found, self.read_quad(image, _corner_list(quad)))
+        if self.config.always_scan_frame or not found:
+            found = self._merge(found, self.read_frame(image))
+        return found
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _threshold(self, gray: NDArray[Any]) -> NDArray[Any]:
+        block = self.config.threshold_block | 1
+        block = max(3, min(block, (min(gray.shape[:2]) // 2) * 2 - 1))
+        return cv2.adaptiveThreshold(
+            gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, self.config.threshold_c
+        )
+
+    def _merge(self, have: list[CodeReading], new: Iterable[CodeReading]) -> list[CodeReading]:
+        out = list(have)
+        for cand in new:
+            if not any(self._same(cand, old) for old in out):
+                out.append(cand)
+        return out
+
+    def _same(self, a: CodeReading, b: CodeReading) -> bool:
+        if a.data != b.data:
+            return False
+        (ax, ay), (bx, by) = a.centre, b.centre
+        limit = self.config.same_code_distance * max(_size(a.corners), _size(b.corners))
+        return math.hypot(ax - bx, ay - by) <= limit
+
+
+def _corner_list(corners: Any) -> list[list[float]]:
+    arr = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    return arr.tolist()
+
