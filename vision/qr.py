@@ -99,7 +99,7 @@ class QrConfig:
     # three pixels per module, and a card crop of a far card can be small.
     crop_min_side: int = 360
     # Frames whose long side is at most this are also tried at 2x when the plain pass misses.
-    upscale_max_side: int = 1400
+    upscale_max_side: int = 960
     upscale_factor: float = 2.0
     # Adaptive threshold window (odd) and offset for the thresholded retry; it rescues codes
     # under uneven light, where zbar's own binarisation loses the pale half of the code.
@@ -110,6 +110,9 @@ class QrConfig:
     same_code_distance: float = 0.5
     # Try the whole frame even when every code was found inside card crops.
     always_scan_frame: bool = True
+    # A frame-level code is re-read in a patch this much larger than its outline (room for
+    # the quiet zone, which zbar needs to find the code again).
+    refine_margin: float = 1.5
     try_upscale: bool = True
     try_threshold: bool = True
 
@@ -268,7 +271,7 @@ class QrReader:
             binary = self._threshold(gray)
             extra = [CodeReading(r.data, r.corners) for r in _decode_gray(self._pyzbar, binary)]
             found = self._merge(found, extra)
-        return found
+        return [self._refine(gray, reading) for reading in found]
 
     def read(
         self,
@@ -295,6 +298,22 @@ class QrReader:
         return found
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _refine(self, gray: NDArray[Any], reading: CodeReading) -> CodeReading:
+        """Re-read a frame-level code in a patch rectified along its own outline.
+
+        zbar's orientation is quantised to quarter turns, so for a code turned near 45 degrees
+        (or seen at a slant) the top-left corner picked from the frame pass can be wrong. In
+        the rectified patch the code sits square to the axes, where the quantised
+        orientation is exact; the corners then map back through the patch's homography.
+        """
+        pts = np.asarray(reading.corners, dtype=np.float64)
+        centre = pts.mean(axis=0)
+        quad = centre + (pts - centre) * self.config.refine_margin
+        for better in self.read_quad(gray, quad.tolist()):
+            if better.data == reading.data:
+                return better
+        return reading
 
     def _threshold(self, gray: NDArray[Any]) -> NDArray[Any]:
         block = self.config.threshold_block | 1

@@ -27,7 +27,9 @@ from companion.cards import RANKS, Card, Suit, full_deck
 
 Point = tuple[float, float]
 Corners = tuple[Point, Point, Point, Point]
-Image = NDArray[np.uint8]
+# cv2's stubs type every result as a generic array, so precise dtypes would only add casts.
+Image = NDArray[Any]
+Floats = NDArray[Any]
 
 TABLES = ("plain", "wood", "cloth", "dark")
 
@@ -248,7 +250,7 @@ def _card_face_cached(card: Card, width: int) -> tuple[Image, Image]:
     return face, mask
 
 
-def qr_matrix(data: str) -> NDArray[np.uint8]:
+def qr_matrix(data: str) -> Image:
     """The QR symbol for ``data`` as a 0/1 module matrix without quiet zone (1 = dark)."""
     import segno
 
@@ -291,7 +293,7 @@ def render_qr_card(
 
 def _smooth_noise(
     rng: np.random.Generator, h: int, w: int, cells: tuple[int, int]
-) -> NDArray[np.float32]:
+) -> Floats:
     small = rng.standard_normal((max(2, cells[0]), max(2, cells[1]))).astype(np.float32)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
@@ -327,7 +329,7 @@ def render_table(kind: str, width: int, height: int, rng: np.random.Generator) -
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _light_field(rng: np.random.Generator, h: int, w: int, strength: float) -> NDArray[np.float32]:
+def _light_field(rng: np.random.Generator, h: int, w: int, strength: float) -> Floats:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ang = rng.uniform(0, 2 * math.pi)
     ramp = (np.cos(ang) * (xx / w - 0.5) + np.sin(ang) * (yy / h - 0.5)) * 2.0
@@ -345,7 +347,7 @@ def _light_field(rng: np.random.Generator, h: int, w: int, strength: float) -> N
 def _pose_corners(
     rng: np.random.Generator, cw: float, ch: float, cx: float, cy: float,
     max_tilt: float, focal: float,
-) -> NDArray[np.float64]:
+) -> Floats:
     """Project a cw x ch card, spun in-plane and tilted, centred near (cx, cy)."""
     spin = rng.uniform(0, 2 * math.pi)
     tilt = math.radians(rng.uniform(0, max_tilt))
@@ -368,7 +370,7 @@ def _pose_corners(
 
 
 def _paste(
-    frame: NDArray[np.float32], face: Image, mask: Image, corners: NDArray[np.float64],
+    frame: Floats, face: Image, mask: Image, corners: Floats,
     shadow: bool,
 ) -> None:
     h, w = frame.shape[:2]
@@ -391,7 +393,7 @@ def _paste(
     alpha /= 255.0
     roi = frame[y0:y1, x0:x1]
     if shadow:
-        offset = np.float32([[1, 0, 4], [0, 1, 5]])
+        offset = np.array([[1, 0, 4], [0, 1, 5]], np.float32)
         sh = cv2.warpAffine(alpha, offset, (rw, rh))
         sh = cv2.GaussianBlur(sh, (0, 0), 5)
         roi *= (1.0 - 0.35 * sh)[:, :, None]
@@ -429,7 +431,7 @@ def render_frame(
 
     short = min(w, h)
     height_frac = rng.uniform(*cfg.card_height)
-    placed: list[NDArray[np.float64]] = []
+    placed: list[Floats] = []
     for _attempt in range(12):
         placed = _place_all(rng, len(items), height_frac * short, w, h, cfg)
         if len(placed) == len(items):
@@ -469,14 +471,14 @@ def render_frame(
 
 def _place_all(
     rng: np.random.Generator, n: int, card_h: float, w: int, h: int, cfg: SynthConfig
-) -> list[NDArray[np.float64]]:
+) -> list[Floats]:
     card_w = card_h * 5 / 7
     # Occupancy at quarter resolution is exact enough for a gap of a few pixels and makes
     # hundreds of trial placements cheap.
     q = 4
     occupied = np.zeros((h // q + 1, w // q + 1), np.uint8)
     gap = max(1, int(math.ceil(cfg.gap / q)))
-    out: list[NDArray[np.float64]] = []
+    out: list[Floats] = []
     margin = 4
     for _ in range(n):
         for _try in range(300):
@@ -503,7 +505,7 @@ def _place_all(
     return out
 
 
-def _as_corners(points: NDArray[np.float64]) -> Corners:
+def _as_corners(points: Floats) -> Corners:
     a, b, c, d = ((float(x), float(y)) for x, y in np.asarray(points).reshape(4, 2))
     return (a, b, c, d)
 

@@ -550,9 +550,8 @@ class Game:
                     got = w.s.bank.take_suit(suit)
                     if got is None:
                         continue                                          # S15h
-                    bank, card = got
-                    w.set(bank=bank, hand=w.s.hand + 1)
-                    w.note("take", suit=suit, card=card)
+                    w.set(bank=got[0], hand=w.s.hand + 1)
+                    w.note("take", suit=suit, card=got[1])
             case "lose_turn" | "jaffar_skip" | "jaffar_extra":
                 extra = Effects(lose_turn=effect.kind == "lose_turn",
                                 jaffar_skip=effect.kind == "jaffar_skip",

@@ -36,7 +36,7 @@ class Bank:
 
     @classmethod
     def by_suit(cls, per_suit: int) -> Bank:
-        return cls((), (per_suit,) * 4, 0)  # type: ignore[arg-type]
+        return cls((), (per_suit, per_suit, per_suit, per_suit), 0)
 
     @classmethod
     def of_cards(cls, cards: tuple[Card, ...]) -> Bank:

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Prepares a fresh Debian/Ubuntu machine for the companion: system libraries, a virtual
+# environment in .venv, and the project installed into it. Safe to run again: it only does
+# what is missing. Usage: scripts/setup.sh [--test]   (--test also installs the test tools
+# and Debian's Chromium for the browser tests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+
+need_pkgs=()
+if ! ldconfig -p 2>/dev/null | grep -q 'libzbar\.so'; then
+  need_pkgs+=(libzbar0)
+fi
+if [ "$want_test" = 1 ] && [ ! -x /usr/bin/chromium ]; then
+  need_pkgs+=(chromium)
+fi
+if [ "${#need_pkgs[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing Debian packages: ${need_pkgs[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
+  else
+    say "missing Debian packages: ${need_pkgs[*]}"
+    say "install them with:  sudo apt-get install -y ${need_pkgs[*]}"
+    say "(QR codes need libzbar0; the browser tests need chromium)"
+    exit 1
+  fi
+fi
+
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  say "Python 3.11 or newer is needed (found: $("$PYTHON" --version 2>&1 || echo none))."
+  say "On Debian/Ubuntu: sudo apt-get install -y python3 python3-venv"
+  exit 1
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  say "creating the virtual environment in .venv"
+  "$PYTHON" -m venv .venv
+fi
+
+stamp=".venv/.installed"
+[ "$want_test" = 1 ] && stamp=".venv/.installed-test"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  say "installing the companion and its libraries (first time only)"
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+  if [ "$want_test" = 1 ]; then
+    .venv/bin/python -m pip install -q -e '.[test]' 2>&1 | grep -v '^WARNING: Location' || true
+  else
+    .venv/bin/python -m pip install -q -e . 2>&1 | grep -v '^WARNING: Location' || true
+  fi
+  .venv/bin/python -c 'import companion, cv2, flask, numpy, pyzbar.pyzbar' \
+    || { say "the install did not complete; see the messages above"; exit 1; }
+  touch "$stamp"
+fi

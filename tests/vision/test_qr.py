@@ -1,0 +1,143 @@
+"""QR codes: segno-made codes decoded by zbar, in frames and inside card crops."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.qr import CodeReading, QrConfig, QrReader, ZbarMissingError, require_zbar
+from vision.synth import SynthConfig, qr_matrix, random_frame, render_frame
+
+
+@pytest.fixture(scope="module")
+def reader() -> QrReader:
+    return QrReader()
+
+
+def _symbol(data: str, px: int) -> np.ndarray:
+    """A grey image of the code with a 4-module quiet zone, ``px`` pixels per module."""
+    modules = np.pad(qr_matrix(data), 4)
+    img = np.where(modules == 1, 0, 255).astype(np.uint8)
+    return cv2.resize(img, None, fx=px, fy=px, interpolation=cv2.INTER_NEAREST)
+
+
+def _max_corner_error(got: CodeReading, truth: np.ndarray) -> float:
+    return float(np.abs(np.asarray(got.corners) - truth).max())
+
+
+@pytest.mark.parametrize("angle", [0, 20, 75, 100, 160, 200, 250, 290, 340])
+def test_rotated_code_round_trip_with_corners_from_its_top_left(
+    reader: QrReader, angle: float
+) -> None:
+    data = "budge:swallow-guide"
+    sym = _symbol(data, 6)
+    side = sym.shape[0]
+    quiet = 4 * 6
+    inner = side - 2 * quiet
+    canvas = 700
+    rot = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+    rot[:, 2] += (canvas / 2 - side / 2, canvas / 2 - side / 2)
+    frame = cv2.warpAffine(sym, rot, (canvas, canvas), borderValue=235)
+    truth_local = np.array(
+        [[quiet, quiet, 1], [quiet + inner, quiet, 1], [quiet + inner, quiet + inner, 1],
+         [quiet, quiet + inner, 1]], dtype=np.float64
+    )
+    truth = truth_local @ rot.T
+    found = reader.read_frame(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+    assert [c.data for c in found] == [data]
+    assert found[0].kind == "budge"
+    assert _max_corner_error(found[0], truth) < 4.0
+
+
+def test_codes_at_perspective_poses_are_read_with_true_corners(reader: QrReader) -> None:
+    cfg = SynthConfig(max_tilt_deg=45, card_height=(0.3, 0.4))
+    read = 0
+    for seed in range(6):
+        frame = render_frame(["7H"], ["aladdin:jasmine-green-1", f"event:storm-{seed}"],
+                             seed=seed, config=cfg)
+        found = {c.data: c for c in reader.read_frame(frame.image)}
+        for truth in frame.codes:
+            assert truth.data in found, (seed, truth.data)
+            assert _max_corner_error(found[truth.data], np.asarray(truth.corners)) < 5.0
+            read += 1
+    assert read == 12
+
+
+def test_small_code_is_read_inside_its_card_crop_and_mapped_to_the_frame(
+    reader: QrReader,
+) -> None:
+    # Cards about 75 px tall in a 1280x720 frame: the code is ~2 px per module.
+    cfg = SynthConfig(card_height=(0.10, 0.105), max_tilt_deg=25, max_blur_sigma=0.5)
+    frame = render_frame(["QS", "2D"], ["budge:small-print"], seed=11, config=cfg)
+    card = next(c for c in frame.cards if c.code)
+    truth = frame.codes[0]
+    plain = QrReader(QrConfig(try_upscale=False, try_threshold=False)).read_frame(frame.image)
+    assert plain == []  # too small for a plain whole-frame scan ...
+    found = reader.read_quad(frame.image, card.corners)  # ... but found in the rectified crop
+    assert [c.data for c in found] == ["budge:small-print"]
+    assert _max_corner_error(found[0], np.asarray(truth.corners)) < 3.0
+
+
+def test_crop_given_by_the_card_detector_is_decoded(reader: QrReader) -> None:
+    from vision.pipeline import Recognizer
+
+    frame = render_frame(["5C"], ["budge:lamp", "scenario:amazons"], seed=4,
+                         config=SynthConfig(max_tilt_deg=30))
+    quads = Recognizer().find_cards(frame.image)
+    assert len(quads) >= 2
+    in_crops: list[CodeReading] = []
+    for quad in quads:
+        in_crops += reader.read_crop(quad.crop, np.asarray(quad.corners).tolist())
+    assert sorted(c.data for c in in_crops) == ["budge:lamp", "scenario:amazons"]
+    for reading in in_crops:
+        truth = next(t for t in frame.codes if t.data == reading.data)
+        assert _max_corner_error(reading, np.asarray(truth.corners)) < 6.0
+    merged = reader.read(frame.image, cards=quads)
+    assert sorted(c.data for c in merged) == ["budge:lamp", "scenario:amazons"]
+
+
+def test_no_codes_in_a_frame_of_playing_cards(reader: QrReader) -> None:
+    frame = random_frame(5, 10, 0)
+    assert reader.read(frame.image) == []
+
+
+def test_same_code_seen_by_both_passes_is_reported_once(reader: QrReader) -> None:
+    frame = render_frame(["AH"], ["budge:once"], seed=2)
+    card = next(c for c in frame.cards if c.code)
+    found = reader.read(frame.image, quads=[card.corners])
+    assert [c.data for c in found] == ["budge:once"]
+
+
+def test_two_cards_with_the_same_code_are_two_readings(reader: QrReader) -> None:
+    frame = render_frame([], ["event:twin", "event:twin"], seed=3)
+    found = reader.read(frame.image)
+    assert [c.data for c in found] == ["event:twin", "event:twin"]
+    (ax, ay), (bx, by) = found[0].centre, found[1].centre
+    assert math.hypot(ax - bx, ay - by) > 50
+
+
+def test_code_under_uneven_light_on_dark_table(reader: QrReader) -> None:
+    cfg = SynthConfig(table="dark", light_strength=0.9, max_noise_sigma=8)
+    found = reader.read(render_frame([], ["budge:dim-corner"], seed=9, config=cfg).image)
+    assert [c.data for c in found] == ["budge:dim-corner"]
+
+
+def test_json_shape() -> None:
+    reading = CodeReading("budge:x", ((1.0, 2.0), (3.04, 2.0), (3.0, 4.0), (1.0, 4.0)))
+    assert reading.to_json() == {
+        "data": "budge:x", "corners": [[1.0, 2.0], [3.0, 2.0], [3.0, 4.0], [1.0, 4.0]]
+    }
+
+
+def test_missing_zbar_gives_an_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A module set to None in sys.modules makes its import fail exactly as an absent one does.
+    monkeypatch.setitem(sys.modules, "pyzbar", None)
+    monkeypatch.setitem(sys.modules, "pyzbar.pyzbar", None)
+    with pytest.raises(ZbarMissingError, match="apt-get install -y libzbar0"):
+        require_zbar()
+    with pytest.raises(ZbarMissingError):
+        QrReader()

@@ -1,0 +1,170 @@
+"""One frame in, the cards and QR codes on it out: what ``companion identify`` prints.
+
+:class:`FrameReader` joins vision-1's card recognizer (``vision.pipeline``) and the QR reader
+(``vision.qr``), builds both once, and turns a frame into an :class:`IdentifyResult` whose
+:meth:`~IdentifyResult.to_json` is the line FORMATS.md "Card identification output" defines.
+
+A detected quad that carries a QR code is a printed card of ours (Budge, event, Aladdin ...),
+not a playing card whose face could not be read, so it is reported under ``codes`` only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.cards import Card
+from vision.qr import CodeReading, QrConfig, QrReader
+
+Point = tuple[float, float]
+
+
+class RecognizerUnavailableError(RuntimeError):
+    """The card recognizer (vision.pipeline) or a deck profile cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class IdentifyConfig:
+    """Tunables of the identify stage (the recognizer and QR reader keep their own)."""
+
+    # Readings below this confidence are reported with "card": null; None keeps the
+    # recognizer's own abstention rule.
+    threshold: float | None = None
+    # A code covering at least this fraction of a card quad marks the quad as a printed card.
+    code_card_min_area: float = 0.04
+
+
+@dataclass(frozen=True)
+class CardResult:
+    card: Card | None
+    corners: tuple[Point, ...]
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card.code if self.card is not None else None,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "confidence": round(float(self.confidence), 3),
+        }
+
+
+@dataclass(frozen=True)
+class IdentifyResult:
+    cards: tuple[CardResult, ...]
+    codes: tuple[CodeReading, ...]
+    ms: float
+
+    def to_json(self, image: str) -> dict[str, object]:
+        return {
+            "image": image,
+            "ms": round(self.ms, 1),
+            "cards": [c.to_json() for c in self.cards],
+            "codes": [c.to_json() for c in self.codes],
+        }
+
+
+def load_recognizer(
+    deck: str | Path | None = None, threshold: float | None = None
+) -> Any:
+    """vision-1's ``Recognizer``, with a deck profile when ``deck`` is given."""
+    try:
+        from vision import pipeline
+    except ImportError as exc:
+        raise RecognizerUnavailableError(
+            f"the card recognizer (vision.pipeline) cannot be imported: {exc}"
+        ) from None
+    config = None
+    config_cls = getattr(pipeline, "RecognizerConfig", None)
+    if threshold is not None and config_cls is not None:
+        fields = {f.name for f in dataclasses.fields(config_cls)}
+        if "min_confidence" in fields:
+            config = config_cls(min_confidence=threshold)
+    profile = None
+    if deck is not None:
+        profile = load_profile(deck)
+    return pipeline.Recognizer(config=config, profile=profile)
+
+
+def load_profile(path: str | Path) -> Any:
+    """Load a deck profile written by ``companion deck teach``."""
+    p = Path(path)
+    if not p.exists():
+        raise RecognizerUnavailableError(
+            f"{p}: no such deck profile (make one with: companion deck teach {p} LABELS.csv)"
+        )
+    try:
+        from vision.pipeline import DeckProfile
+    except ImportError as exc:
+        raise RecognizerUnavailableError(f"deck profiles cannot be loaded: {exc}") from None
+    try:
+        return DeckProfile.load(p)
+    except Exception as exc:  # any failure inside the loader means "not a usable profile"
+        raise RecognizerUnavailableError(
+            f"{p}: not a deck profile this version can read ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _inside(point: Point, poly: Sequence[Point]) -> bool:
+    contour = np.asarray(poly, dtype=np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _area(poly: Sequence[Point]) -> float:
+    if len(poly) < 3:
+        return 0.0
+    return float(abs(cv2.contourArea(np.asarray(poly, dtype=np.float32).reshape(-1, 1, 2))))
+
+
+class FrameReader:
+    """Reads cards and codes from frames; build once, then call :meth:`read` per frame."""
+
+    def __init__(
+        self,
+        recognizer: Any = None,
+        *,
+        deck: str | Path | None = None,
+        config: IdentifyConfig | None = None,
+        qr_config: QrConfig | None = None,
+    ) -> None:
+        self.config = config or IdentifyConfig()
+        self.qr = QrReader(qr_config)
+        self.recognizer = recognizer or load_recognizer(deck, self.config.threshold)
+
+    def read(self, image: NDArray[Any]) -> IdentifyResult:
+        start = time.perf_counter()
+        readings = list(self.recognizer.read(image)) if image.size else []
+        quads = [r.corners for r in readings if len(r.corners) == 4]
+        codes = self.qr.read(image, quads=quads)
+        cards = []
+        for r in readings:
+            corners = tuple((float(x), float(y)) for x, y in r.corners)
+            if self._holds_code(corners, codes):
+                continue
+            card = r.card
+            if self.config.threshold is not None and r.confidence < self.config.threshold:
+                card = None
+            cards.append(
+                CardResult(card, corners, float(r.confidence), tuple(r.alternatives or ()))
+            )
+        ms = (time.perf_counter() - start) * 1000.0
+        return IdentifyResult(tuple(cards), tuple(codes), ms)
+
+    def _holds_code(self, corners: Sequence[Point], codes: Sequence[CodeReading]) -> bool:
+        area = _area(corners)
+        if area <= 0:
+            return False
+        for code in codes:
+            if _inside(code.centre, corners) and (
+                _area(code.corners) >= self.config.code_card_min_area * area
+            ):
+                return True
+        return False
