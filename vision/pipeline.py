@@ -84,7 +84,16 @@ class RecognizerConfig:
     min_rank_similarity: float = 0.62
     min_suit_similarity: float = 0.62
     abstain_margin: float = 0.035
-    min_confidence: float = 0.5
+    min_confidence: float = 0.5  # a card is named only at or above this confidence
+    single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
+    # the middle of the card: pip count and pip shape as a cross-check
+    use_centre: bool = True
+    centre_size: tuple[int, int] = (125, 175)
+    index_zone: tuple[float, float] = (0.24, 0.34)  # corner boxes holding the indices (x, y)
+    pip_height: tuple[float, float] = (0.05, 0.22)
+    picture_ink: float = 0.45
+    centre_rank_bonus: float = 0.04
+    centre_suit_weight: float = 0.5
     portrait_prior: float = 0.03  # bonus for the interpretation whose short side is on top
     max_alternatives: int = 4
 
@@ -203,7 +212,7 @@ class IndexReader:
         """Candidate (rank mask, rank aspect, suit mask, suit aspect, redness) cut-outs."""
         cfg = self.cfg
         H = cfg.crop_size[1]
-        v = patch.min(axis=2)
+        v = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         paper = float(np.percentile(v, cfg.paper_percentile))
         if paper < 60:
             return []
@@ -464,52 +473,198 @@ class Recognizer:
         corners = tuple((float(x), float(y)) for x, y in best.corners)
         if not best.reads:
             return CardReading(None, corners, 0.0)
-        return self.decide(best.reads, corners)
+        centre = self.centre(pyr, best.corners) if self.config.use_centre else None
+        return self.decide(best.reads, corners, centre)
 
-    def decide(self, reads: list[CornerRead], corners) -> CardReading:
+    # -- the middle of the card: pips or a picture
+    def centre(self, pyr: _Pyramid, corners: np.ndarray) -> Centre | None:
+        cfg = self.config
+        W, H = cfg.centre_size
+        q = np.asarray(corners, np.float32)
+        long_side = float(np.hypot(*(q[2] - q[1])))
+        lvl = 0
+        while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
+            lvl += 1
+        m = cv2.getPerspectiveTransform(q / (2**lvl), _canonical_rect((W, H)))
+        crop = cv2.warpPerspective(pyr.level(lvl), m, (W, H), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        return analyse_centre(crop, cfg, self.reader)
+
+    def decide(
+        self, reads: list[CornerRead], corners, centre: Centre | None = None
+    ) -> CardReading:
         cfg = self.config
         rank = np.mean([r.rank_scores for r in reads], axis=0)
         suit = np.mean([r.suit_scores for r in reads], axis=0)
+        corner_rank = int(np.argmax(rank))
+        corner_suit = int(np.argmax(suit))
+        agree = all(int(np.argmax(r.rank_scores)) == corner_rank for r in reads) and all(
+            int(np.argmax(r.suit_scores)) == corner_suit for r in reads
+        )
+        veto = False
+        if centre is not None:
+            rank = rank + centre.rank_bonus(cfg)
+            if centre.suit_scores is not None:
+                w = cfg.centre_suit_weight
+                suit = (suit + w * centre.suit_scores) / (1 + w)
+            veto = centre.contradicts(RANK_CLASSES[int(np.argmax(rank))])
         ro = np.argsort(-rank)
         so = np.argsort(-suit)
         r1, r2 = float(rank[ro[0]]), float(rank[ro[1]])
         s1, s2 = float(suit[so[0]]), float(suit[so[1]])
-        # corners that disagree
-        agree = all(int(np.argmax(r.rank_scores)) == ro[0] for r in reads) and all(
-            int(np.argmax(r.suit_scores)) == so[0] for r in reads
-        )
-        rank_conf = _margin_conf(r1, r2, cfg.min_rank_similarity, cfg.abstain_margin)
-        suit_conf = _margin_conf(s1, s2, cfg.min_suit_similarity, cfg.abstain_margin)
+        need = cfg.abstain_margin * (1.0 if len(reads) >= 2 else cfg.single_corner_factor)
+        rank_conf = _margin_conf(r1 - r2, r1, need, cfg.min_rank_similarity)
+        suit_conf = _margin_conf(s1 - s2, s1, need, cfg.min_suit_similarity)
         conf = min(rank_conf, suit_conf)
-        if len(reads) < 2:
-            conf *= 0.9
-        if not agree:
-            conf *= 0.5
-        alts = []
+        if not agree or veto or ro[0] != corner_rank or so[0] != corner_suit:
+            conf = min(conf, 0.49) * 0.5
         combos = []
         for ri in ro[:3]:
             for si in so[:3]:
                 combos.append((float(rank[ri] + suit[si]) / 2, RANK_CLASSES[ri] + SUIT_CLASSES[si]))
         combos.sort(reverse=True)
-        alts = tuple((c, round(max(0.0, s), 4)) for s, c in combos[: cfg.max_alternatives])
+        alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
         card = None
-        if (
-            conf >= cfg.min_confidence
-            and r1 >= cfg.min_rank_similarity
-            and s1 >= cfg.min_suit_similarity
-            and r1 - r2 >= cfg.abstain_margin
-            and s1 - s2 >= cfg.abstain_margin
-            and agree
-        ):
+        if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
         return CardReading(card, corners, float(round(conf, 4)), alts)
 
 
-def _margin_conf(best: float, second: float, floor: float, margin: float) -> float:
-    """0..1 from how far the best class is above the floor and above the runner-up."""
-    m = (best - second) / max(1e-6, 3 * margin)
-    a = (best - floor) / max(1e-6, 1 - floor)
-    return float(np.clip(min(m, 1.0) * 0.6 + np.clip(a, 0, 1) * 0.4, 0.0, 1.0)) if best > floor else 0.0
+def _margin_conf(margin: float, best: float, need: float, floor: float) -> float:
+    """0..1; 0.5 exactly where the margin over the runner-up reaches ``need``."""
+    if best < floor or need <= 0:
+        return 0.0
+    if margin < need:
+        return 0.5 * max(0.0, margin) / need
+    return 0.5 + 0.5 * min(1.0, (margin - need) / (3 * need))
+
+
+@dataclass
+class Centre:
+    """What the middle of a card shows."""
+
+    kind: str  # "pips", "picture" or "unknown"
+    count: int = 0
+    suit_scores: np.ndarray | None = None
+
+    def expected(self) -> set[str]:
+        if self.kind == "pips":
+            if self.count == 1:
+                return {"A"}
+            if 2 <= self.count <= 9:
+                return {str(self.count)}
+            if self.count == 10:
+                return {"T"}
+        if self.kind == "picture":
+            return {"J", "Q", "K", "A"}
+        return set()
+
+    def rank_bonus(self, cfg: RecognizerConfig) -> np.ndarray:
+        bonus = np.zeros(len(RANK_CLASSES), np.float32)
+        exp = self.expected()
+        if not exp:
+            return bonus
+        for i, r in enumerate(RANK_CLASSES):
+            if r in exp:
+                bonus[i] += cfg.centre_rank_bonus
+        return bonus
+
+    def contradicts(self, rank: str) -> bool:
+        exp = self.expected()
+        if not exp:
+            return False
+        if self.kind == "picture":
+            return rank not in exp
+        return rank not in exp
+
+
+def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader) -> Centre:
+    """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture."""
+    H, W = crop.shape[:2]
+    v = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    paper = float(np.percentile(v, 90))
+    if paper < 60:
+        return Centre("unknown")
+    thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
+    mask = (v < thr).astype(np.uint8)
+    mg = max(2, int(0.025 * W))
+    mask[:mg] = 0
+    mask[-mg:] = 0
+    mask[:, :mg] = 0
+    mask[:, -mg:] = 0
+    L = max(9, int(0.3 * H))
+    lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((L, 1), np.uint8)) | cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8)
+    )
+    if lines.any():
+        mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
+    pips = []
+    big = other = 0
+    for i in range(1, n):
+        x, y, w, h, a = (int(t) for t in stats[i])
+        if h < 0.04 * H and w < 0.04 * H:
+            continue
+        if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
+            other += 1
+            continue
+        in_left = x + w <= zx
+        in_right = x >= W - zx
+        in_top = y + h <= zy
+        in_bottom = y >= H - zy
+        if (in_left or in_right) and (in_top or in_bottom):
+            continue  # a corner index
+        if (h > 0.3 * H or w > 0.45 * W) and a > 0.2 * w * h:
+            big += 1
+            continue
+        if (
+            cfg.pip_height[0] * H <= h <= cfg.pip_height[1] * H
+            and a >= 0.3 * w * h
+            and w <= 1.6 * h
+            and h <= 2.0 * w
+        ):
+            pips.append((i, x, y, w, h, a))
+        elif a > 0.01 * H * H:
+            other += 1
+    if big:
+        return Centre("picture")
+    if not pips or other:
+        return Centre("unknown")
+    areas = np.array([p[5] for p in pips], np.float32)
+    med = float(np.median(areas))
+    same = [p for p in pips if 0.5 * med <= p[5] <= 2.0 * med]
+    if len(same) != len(pips):
+        return Centre("unknown")
+    # suit of the upright pips (top half: the lower ones are printed upside down)
+    feats = []
+    for p in same:
+        i, x, y, w, h = p[:5]
+        if y + h / 2 > 0.5 * H and len(same) > 1:
+            continue
+        m = (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255
+        feats.append((glyph_feature(m), float(np.log(w / h))))
+    scores = None
+    if feats:
+        f = np.stack([t[0] for t in feats])
+        a = np.array([t[1] for t in feats], np.float32)
+        sc = reader.model.suits.class_scores(f, a, len(SUIT_CLASSES), cfg.aspect_weight)
+        prof = reader.profile
+        if prof is not None and len(prof.suits):
+            t = prof.suits.class_scores(f, a, len(SUIT_CLASSES), cfg.aspect_weight)
+            sc = np.maximum(sc, np.where(t > -1, t + cfg.profile_bonus, -1))
+        scores = sc.mean(axis=0)
+        red = reader._redness(crop, labels, [p[0] for p in same], (0, 0, W, H), mask == 0)
+        if red is not None:
+            if red > cfg.red_threshold:
+                scores[[i for i, s in enumerate(SUIT_CLASSES) if s not in RED_SUITS]] -= (
+                    cfg.colour_penalty
+                )
+            elif red < cfg.black_threshold:
+                scores[[i for i, s in enumerate(SUIT_CLASSES) if s in RED_SUITS]] -= (
+                    cfg.colour_penalty
+                )
+    return Centre("pips", len(same), scores)
 
 
 from vision.profile import DeckProfile  # noqa: E402  (profile uses the reader above)

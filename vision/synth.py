@@ -62,6 +62,8 @@ class SynthConfig:
     # Fraction of the card width the QR symbol takes on a printed QR card.
     qr_fraction: float = 0.72
     shadow: bool = True
+    # Cards shrink to fit when the frame is crowded, but never below this height in pixels.
+    min_card_height: int = 40
 
 
 @dataclass(frozen=True)
@@ -432,13 +434,16 @@ def render_frame(
     short = min(w, h)
     height_frac = rng.uniform(*cfg.card_height)
     placed: list[Floats] = []
-    for _attempt in range(12):
+    while True:
         placed = _place_all(rng, len(items), height_frac * short, w, h, cfg)
         if len(placed) == len(items):
             break
         height_frac *= 0.85
-    else:
-        raise ValueError(f"cannot fit {len(items)} cards in a {w}x{h} frame")
+        if height_frac * short < cfg.min_card_height:
+            raise ValueError(
+                f"cannot fit {len(items)} cards at least {cfg.min_card_height} px tall "
+                f"in a {w}x{h} frame"
+            )
 
     out_cards: list[SynthCard] = []
     out_codes: list[SynthCode] = []

@@ -53,13 +53,32 @@ def test_rotated_code_round_trip_with_corners_from_its_top_left(
     assert _max_corner_error(found[0], truth) < 4.0
 
 
-def test_codes_at_perspective_poses_are_read_with_true_corners(reader: QrReader) -> None:
-    cfg = SynthConfig(max_tilt_deg=45, card_height=(0.3, 0.4))
+def test_codes_tilted_up_to_30_degrees_are_read_from_the_whole_frame(reader: QrReader) -> None:
+    cfg = SynthConfig(max_tilt_deg=30, card_height=(0.3, 0.4))
     read = 0
     for seed in range(6):
         frame = render_frame(["7H"], ["aladdin:jasmine-green-1", f"event:storm-{seed}"],
                              seed=seed, config=cfg)
         found = {c.data: c for c in reader.read_frame(frame.image)}
+        for truth in frame.codes:
+            assert truth.data in found, (seed, truth.data)
+            assert _max_corner_error(found[truth.data], np.asarray(truth.corners)) < 5.0
+            read += 1
+    assert read == 12
+
+
+def test_codes_tilted_up_to_45_degrees_are_read_inside_detected_cards(reader: QrReader) -> None:
+    # zbar alone misses some strongly slanted codes in the whole frame; rectifying the card
+    # the detector found first is what makes them readable.
+    from vision.pipeline import Recognizer
+
+    recognizer = Recognizer()
+    cfg = SynthConfig(max_tilt_deg=45, card_height=(0.3, 0.4))
+    read = 0
+    for seed in range(6):
+        frame = render_frame(["7H"], ["aladdin:jasmine-green-1", f"event:storm-{seed}"],
+                             seed=seed, config=cfg)
+        found = {c.data: c for c in reader.read(frame.image, recognizer.find_cards(frame.image))}
         for truth in frame.codes:
             assert truth.data in found, (seed, truth.data)
             assert _max_corner_error(found[truth.data], np.asarray(truth.corners)) < 5.0
