@@ -306,7 +306,6 @@ class TableSession:
                 name, str(path), dict(rules or {}), seed, _summary(game, start))
             self._install(game_id, name, str(path), dict(rules or {}), seed, game, start,
                           Fold((), (), state_id))
-            self._say_notes(_opening_notes(game, start))
             self._publish_state()
         return game_id
 

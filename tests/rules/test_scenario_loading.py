@@ -50,7 +50,8 @@ def test_events_and_effects_are_typed(tmp_path: Path) -> None:
 kind = "event"
 id = "storm"
 text = "A black wind blows."
-effects = [{ sleep = -1 }, { take = ["clubs", "hearts"] }, { path_delta = { path = "muscle", steps = -1 } }]
+effects = [{ sleep = -1 }, { take = ["clubs", "hearts"] },
+           { path_delta = { path = "muscle", steps = -1 } }]
 
 [[steps]]
 kind = "challenge"''', 1)
@@ -69,8 +70,8 @@ BROKEN = [
      "steps[0].paths[0].need[1]", "'brains'"),
     ("antics on a path", 'need = ["muscle", "muscle"]', 'need = ["muscle", "antics"]',
      "steps[0].paths[0].need[1]", "'antics'"),
-    ("wrong budge count", '[[budge]]\nid = "nudge"', '[[budge]]\nid = "extra"\n[[budge]]\nid = "nudge"',
-     "budge", "2"),
+    ("wrong budge count", '[[budge]]\nid = "nudge"',
+     '[[budge]]\nid = "extra"\n[[budge]]\nid = "nudge"', "budge", "2"),
     ("unknown effect", "effects = [{ sleep = 1 }]", "effects = [{ sneeze = 1 }]",
      "budge[0].effects[0].sneeze", "1"),
     ("path_delta to an unknown path", "effects = [{ sleep = 1 }]",
