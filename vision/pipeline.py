@@ -89,9 +89,9 @@ class RecognizerConfig:
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
     centre_size: tuple[int, int] = (125, 175)
-    index_zone: tuple[float, float] = (0.24, 0.34)  # corner boxes holding the indices (x, y)
+    index_zone: tuple[float, float] = (0.24, 0.5)  # corner boxes holding the indices (x, y)
     pip_height: tuple[float, float] = (0.05, 0.22)
-    picture_ink: float = 0.45
+    picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
     portrait_prior: float = 0.03  # bonus for the interpretation whose short side is on top
@@ -615,8 +615,12 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
         in_bottom = y >= H - zy
         if (in_left or in_right) and (in_top or in_bottom):
             continue  # a corner index
-        if (h > 0.3 * H or w > 0.45 * W) and a > 0.2 * w * h:
-            big += 1
+        if h > 0.3 * H or w > 0.45 * W:
+            cx, cy = x + w / 2, y + h / 2
+            if a > cfg.picture_density * w * h and 0.2 * W < cx < 0.8 * W and 0.2 * H < cy < 0.8 * H:
+                big += 1
+            else:
+                other += 1
             continue
         if (
             cfg.pip_height[0] * H <= h <= cfg.pip_height[1] * H
