@@ -183,7 +183,6 @@ def teach_samples(
         GridSheet,
         LabelRow,
         iter_grid_cells,
-        one_per_card,
         read_labels,
         sheet_from_options,
         single_card_rows,
@@ -198,7 +197,7 @@ def teach_samples(
         skipped = len(labels.rows) - len(usable)
         if skipped:
             print(f"skipping {skipped} photo(s) that show more than one card", file=sys.stderr)
-        rows.extend(one_per_card(usable) if len(usable) > 52 else usable)
+        rows.extend(usable)
     if args.sheet:
         sheets.append(sheet_from_options(args.sheet, args.grid, args.rows, args.columns))
     total = len(rows) + sum(len(s.rows) * len(s.columns) for s in sheets)

@@ -32,6 +32,7 @@ from vision.glyphs import (
     Exemplars,
     builtin_model,
     glyph_feature,
+    side_notch,
 )
 
 __all__ = [
@@ -80,6 +81,12 @@ class RecognizerConfig:
     red_threshold: float = 0.16  # redness (normalised by paper colour) above = red ink
     black_threshold: float = 0.07  # below = black ink; between = undecided
     colour_penalty: float = 0.25  # subtracted from suits of the other colour
+    # a club's waist: side dent deeper than club_notch (of the width) -> club; shallower
+    # than no_notch -> not a club (only for suit glyphs at least notch_min_height px tall)
+    club_notch: float = 0.1
+    no_notch: float = 0.05
+    notch_penalty: float = 0.12
+    notch_min_height: int = 12
     # deciding
     min_rank_similarity: float = 0.62
     min_suit_similarity: float = 0.62
@@ -347,15 +354,7 @@ class IndexReader:
                               self.profile.ranks if self.profile else None)
             ss = self._scores(self.model.suits, sf, saspect, len(SUIT_CLASSES),
                               self.profile.suits if self.profile else None)
-            if red is not None:
-                if red > cfg.red_threshold:
-                    for i, s in enumerate(SUIT_CLASSES):
-                        if s not in RED_SUITS:
-                            ss[i] -= cfg.colour_penalty
-                elif red < cfg.black_threshold:
-                    for i, s in enumerate(SUIT_CLASSES):
-                        if s in RED_SUITS:
-                            ss[i] -= cfg.colour_penalty
+            adjust_suit_scores(ss, smask, red, cfg)
             cr = CornerRead(rs, ss, red, rf, raspect, sf, saspect, rmask, smask)
             q = cr.quality if target is None else float(rs[target[0]] + ss[target[1]])
             if best is None or q > best_q:
@@ -539,6 +538,30 @@ def _margin_conf(margin: float, best: float, need: float, floor: float) -> float
     return 0.5 + 0.5 * min(1.0, (margin - need) / (3 * need))
 
 
+def adjust_suit_scores(
+    scores: np.ndarray, mask: np.ndarray, red: float | None, cfg: RecognizerConfig
+) -> None:
+    """Colour and shape evidence on top of the glyph similarity (in place)."""
+    if red is not None:
+        if red > cfg.red_threshold:
+            for i, s in enumerate(SUIT_CLASSES):
+                if s not in RED_SUITS:
+                    scores[i] -= cfg.colour_penalty
+        elif red < cfg.black_threshold:
+            for i, s in enumerate(SUIT_CLASSES):
+                if s in RED_SUITS:
+                    scores[i] -= cfg.colour_penalty
+    if mask.shape[0] >= cfg.notch_min_height:
+        notch = side_notch(mask)
+        ci = SUIT_CLASSES.index("C")
+        if notch >= cfg.club_notch:
+            for i in range(len(SUIT_CLASSES)):
+                if i != ci:
+                    scores[i] -= cfg.notch_penalty
+        elif notch <= cfg.no_notch:
+            scores[ci] -= cfg.notch_penalty * 0.5
+
+
 @dataclass
 class Centre:
     """What the middle of a card shows."""
@@ -617,7 +640,12 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
             continue  # a corner index
         if h > 0.3 * H or w > 0.45 * W:
             cx, cy = x + w / 2, y + h / 2
-            if a > cfg.picture_density * w * h and 0.2 * W < cx < 0.8 * W and 0.2 * H < cy < 0.8 * H:
+            if (
+                a > cfg.picture_density * w * h
+                and min(w, h) > 0.2 * W
+                and 0.2 * W < cx < 0.8 * W
+                and 0.2 * H < cy < 0.8 * H
+            ):
                 big += 1
             else:
                 other += 1
@@ -642,12 +670,14 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
         return Centre("unknown")
     # suit of the upright pips (top half: the lower ones are printed upside down)
     feats = []
+    pip_masks = []
     for p in same:
         i, x, y, w, h = p[:5]
         if y + h / 2 > 0.5 * H and len(same) > 1:
             continue
         m = (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255
         feats.append((glyph_feature(m), float(np.log(w / h))))
+        pip_masks.append(m)
     scores = None
     if feats:
         f = np.stack([t[0] for t in feats])
@@ -659,15 +689,7 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
             sc = np.maximum(sc, np.where(t > -1, t + cfg.profile_bonus, -1))
         scores = sc.mean(axis=0)
         red = reader._redness(crop, labels, [p[0] for p in same], (0, 0, W, H), mask == 0)
-        if red is not None:
-            if red > cfg.red_threshold:
-                scores[[i for i, s in enumerate(SUIT_CLASSES) if s not in RED_SUITS]] -= (
-                    cfg.colour_penalty
-                )
-            elif red < cfg.black_threshold:
-                scores[[i for i, s in enumerate(SUIT_CLASSES) if s in RED_SUITS]] -= (
-                    cfg.colour_penalty
-                )
+        adjust_suit_scores(scores, pip_masks[0], red, cfg)
     return Centre("pips", len(same), scores)
 
 

@@ -178,6 +178,8 @@ def _size(corners: Corners) -> float:
 
 
 def _to_gray(image: NDArray[Any]) -> NDArray[Any]:
+    if image.size == 0:
+        return np.zeros((0, 0), np.uint8)
     if image.ndim == 3 and image.shape[2] >= 3:
         return cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_BGR2GRAY)
     if image.ndim == 3:
@@ -240,6 +242,8 @@ class QrReader:
     ) -> list[CodeReading]:
         """Codes on a card given only its frame corners: the card is rectified here first."""
         quad = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+        if image.size == 0:
+            return []
         top = float(np.linalg.norm(quad[1] - quad[0]))
         side = float(np.linalg.norm(quad[3] - quad[0]))
         if top < 4 or side < 4:
@@ -285,6 +289,8 @@ class QrReader:
         ``CardQuad``); ``quads`` are bare corner lists that are rectified here.
         """
         found: list[CodeReading] = []
+        if image.size == 0:
+            return found
         for card in cards:
             crop = getattr(card, "crop", None)
             if crop is not None and getattr(crop, "size", 0) > 0:

@@ -53,7 +53,7 @@ class Bank:
         return card in self.known
 
     def add(self, card: Card) -> Bank:
-        return replace(self, known=_sorted(self.known + (card,)))
+        return Bank(_sorted(self.known + (card,)), self.anonymous, self.unknown)
 
     def add_unknown(self, count: int) -> Bank:
         return replace(self, unknown=self.unknown + count)
