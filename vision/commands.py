@@ -71,6 +71,23 @@ def register(subparsers: Any) -> None:
     add_bench_arguments(bench)
     bench.set_defaults(func=run_bench)
 
+    watch = subparsers.add_parser(
+        "watch",
+        help="turn a video, camera or stream into placed/removed table events",
+        description="SOURCE is a video file, a camera index (0) or a URL. Prints table "
+        "events (FORMATS.md 'Table events').",
+    )
+    watch.add_argument("source", metavar="SOURCE")
+    watch.add_argument("--json", action="store_true", help="one JSON event per line")
+    watch.add_argument("--deck", metavar="PROFILE", help="a deck profile")
+    watch.add_argument("--layout", metavar="FILE", help="board layout (zones) JSON")
+    watch.add_argument(
+        "--frames", type=int, default=3, metavar="N",
+        help="frames in a row a card must be seen (or missed) before an event (3)",
+    )
+    watch.add_argument("--every", type=int, default=1, metavar="K", help="read every K-th frame")
+    watch.set_defaults(func=run_watch)
+
 
 def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     """The benchmark's options, shared by ``companion bench-vision`` and ``vision.bench``."""
@@ -319,5 +336,11 @@ def run_deck_add(args: argparse.Namespace) -> int:
 
 def run_bench(args: argparse.Namespace) -> int:
     from vision.bench import run
+
+    return run(args)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    from vision.watch import run
 
     return run(args)

@@ -208,11 +208,21 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     img_area = float(sh * sw)
     cands: list[tuple[float, np.ndarray, int]] = []
     opener = np.ones((3, 3), np.uint8)
+    min_px = cfg.min_card_area * img_area
     for mi, mask in enumerate(_masks(small, cfg)):
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
-        m = _fill_holes(m)
-        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        for c in contours:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
+        for i in range(1, n):
+            x, y, w, h, a = (int(t) for t in stats[i])
+            if w * h < min_px or a < 0.3 * min_px:
+                continue
+            roi = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+            contours, _ = cv2.findContours(
+                roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y)
+            )
+            if not contours:
+                continue
+            c = max(contours, key=cv2.contourArea)
             r = _quad_from_contour(c, cfg, img_area)
             if r is not None:
                 cands.append((r[1], r[0], mi))
