@@ -161,8 +161,16 @@ def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     local = cv2.adaptiveThreshold(
         blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, k, -cfg.adaptive_offset
     )
+    # a second Otsu split among the brighter pixels: card against a light table
+    bright = blur[blur > otsu_t]
     masks = [otsu, paper, local]
-    cut = [cv2.bitwise_and(m, cv2.bitwise_not(edges)) for m in (otsu, paper)]
+    if bright.size > 100:
+        t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        otsu2 = ((blur > t2) & (sat < cfg.max_card_saturation + 30)).astype(np.uint8) * 255
+        masks.append(otsu2)
+    cut = [cv2.bitwise_and(m, cv2.bitwise_not(edges)) for m in masks[:2]]
+    if len(masks) > 3:
+        cut.append(cv2.bitwise_and(masks[3], cv2.bitwise_not(edges)))
     return masks + cut
 
 

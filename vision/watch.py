@@ -46,7 +46,7 @@ class TableEvent:
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"t": round(self.t, 2), "event": self.event,
                                   self.kind: self.value, "zone": self.zone}
-        if self.event == "placed" and self.confidence is not None:
+        if self.event == "placed" and self.kind == "card" and self.confidence is not None:
             out["confidence"] = round(self.confidence, 3)
         return out
 

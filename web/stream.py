@@ -2,7 +2,8 @@
 
 ``event: state`` carries the same JSON as GET /api/state on every change, ``event: say`` the
 narration (``{"text": ...}``), ``event: question`` what the table asks a player. The first
-event of every connection is the current state, so a client that reconnects is whole again.
+event of every connection is the current state (the session queues it on subscribing), so a
+client that reconnects is whole again.
 A ``ping`` event every STREAM_HEARTBEAT seconds keeps proxies and sleepy Wi-Fi from closing
 an idle connection and lets the page notice a dead one.
 """
@@ -34,17 +35,16 @@ def stream() -> Response:
     ctx = table()
     heartbeat = float(current_app.config["STREAM_HEARTBEAT"])
     poll = float(current_app.config["STREAM_POLL"])
+    # The session queues the current state first, so every connection starts whole.
     subscription = ctx.session.subscribe()
-    with ctx.lock:
-        first = ctx.session.snapshot()
 
     def events() -> Iterator[str]:
         try:
             # Tell EventSource to retry soon after a drop; the page adds its own backoff.
             yield "retry: 2000\n\n"
-            yield sse("state", first, first.get("state_id"))
             last_sent = time.monotonic()
-            while not ctx.stopping.is_set():
+            # A closed subscription (the session shut down) ends the stream too.
+            while not ctx.stopping.is_set() and not getattr(subscription, "closed", False):
                 item = subscription.get(min(poll, heartbeat))
                 now = time.monotonic()
                 if item is not None:
@@ -60,6 +60,8 @@ def stream() -> Response:
             subscription.close()
 
     response = Response(events(), mimetype="text/event-stream")
+    # A body that is never iterated never runs the generator's finally; this runs regardless.
+    response.call_on_close(subscription.close)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

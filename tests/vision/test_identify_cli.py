@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.synth import SynthConfig, render_frame
@@ -204,3 +205,31 @@ def test_deck_commands_refuse_bad_input_with_a_message(
     proc = companion(repo_root, "identify", "--deck", str(junk), photo)
     assert proc.returncode == 2 and "junk.npz" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_watch_a_video_file_gives_stable_placed_and_removed_events(
+    repo_root: Path, tmp_path: Path
+) -> None:
+    cfg = SynthConfig(width=640, height=480, max_tilt_deg=10, table="cloth",
+                      max_noise_sigma=2, max_blur_sigma=0.3)
+    both = render_frame(["9D", "4H"], ["budge:swallow-guide"], seed=5, config=cfg).image
+    one = render_frame(["9D"], ["budge:swallow-guide"], seed=5, config=cfg).image
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    assert writer.isOpened()
+    # 4H shows for 6 frames, then disappears; one blank frame in the middle is a hand
+    # passing over the table, which must not count as a removal.
+    for frame in [both] * 3 + [np.zeros_like(both)] + [both] * 3 + [one] * 6:
+        writer.write(frame)
+    writer.release()
+    proc = companion(repo_root, "watch", str(video), "--json", "--frames", "3")
+    assert proc.returncode == 0, proc.stderr
+    events = lines(proc)
+    placed = {(e.get("card") or e.get("code")) for e in events if e["event"] == "placed"}
+    removed = [e for e in events if e["event"] == "removed"]
+    assert placed == {"9D", "4H", "budge:swallow-guide"}
+    assert removed == [{"t": removed[0]["t"], "event": "removed", "card": "4H", "zone": "table"}]
+    assert 0.9 <= float(removed[0]["t"]) <= 1.0  # third frame without it, at 10 frames/s
+    assert all(e["zone"] == "table" for e in events)
+    bad = companion(repo_root, "watch", str(tmp_path / "missing.avi"))
+    assert bad.returncode == 2 and "no such video file" in bad.stderr
