@@ -243,7 +243,7 @@ def bench_synthetic(reader: Any, config: BenchConfig) -> Tally:
     return tally
 
 
-def teach_profile(teach_dir: Path, save_to: Path | None, log: Any) -> tuple[Path, frozenset[Path]]:
+def teach_profile(teach_dir: Path, save_to: Path, log: Any) -> tuple[Path, frozenset[Path]]:
     """Teach a profile from one single-card photo per card; returns it and the photos used."""
     from vision.images import ImageLoadError, load_image
     from vision.labels import one_per_card, read_labels, single_card_rows
@@ -262,7 +262,7 @@ def teach_profile(teach_dir: Path, save_to: Path | None, log: Any) -> tuple[Path
             yield image, row.cards[0]
 
     profile = DeckProfile.teach(samples(), name=teach_dir.name)
-    target = save_to or Path(tempfile.mkdtemp(prefix="bench-profile-")) / "deck.npz"
+    target = save_to
     profile.save(target)
     skipped = list(getattr(profile, "skipped", []))
     log(f"taught {len(used) - len(skipped)} of {len(used)} cards from {teach_dir} -> {target}")
@@ -291,16 +291,19 @@ def run(args: argparse.Namespace) -> int:
             return 2
     deck = args.deck
     exclude: frozenset[Path] = frozenset()
-    try:
-        if args.teach_split:
-            teach_dir = Path(args.teach_split)
-            saved = Path(args.save_profile) if args.save_profile else None
-            profile_path, exclude = teach_profile(teach_dir, saved, note)
-            deck = str(profile_path)
-        reader = FrameReader(deck=deck, config=IdentifyConfig(threshold=args.threshold))
-    except (RecognizerUnavailableError, ZbarMissingError, LabelError) as exc:
-        print(f"vision.bench: {exc}", file=sys.stderr)
-        return 2
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as scratch:
+        try:
+            if args.teach_split:
+                teach_dir = Path(args.teach_split)
+                target = Path(args.save_profile or Path(scratch) / "deck.npz")
+                profile_path, exclude = teach_profile(teach_dir, target, note)
+                deck = str(profile_path)
+            reader = FrameReader(deck=deck, config=IdentifyConfig(threshold=args.threshold))
+        except (RecognizerUnavailableError, ZbarMissingError, LabelError) as exc:
+            print(f"vision.bench: {exc}", file=sys.stderr)
+            return 2
+    if args.teach_split and not args.save_profile:
+        deck = f"taught from {args.teach_split} (not kept; --save-profile keeps it)"
 
     tallies: list[Tally] = []
     try:

@@ -186,7 +186,29 @@ def augment(glyph: np.ndarray, rng: np.random.Generator, count: int) -> list[np.
     return out
 
 
-def build(out_path: str, augments: int = 6, seed: int = 7) -> dict[str, int]:
+def prune(
+    feats: np.ndarray, labels: np.ndarray, aspects: np.ndarray, max_sim: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Drop exemplars nearly identical (cosine > max_sim, similar width) to one kept of the
+    same class: fewer exemplars read faster and the file stays small."""
+    keep: list[int] = []
+    f32 = feats.astype(np.float32)
+    for c in np.unique(labels):
+        idx = np.nonzero(labels == c)[0]
+        kept_c: list[int] = []
+        for i in idx:
+            if kept_c:
+                sims = f32[kept_c] @ f32[i]
+                close = np.abs(aspects[kept_c].astype(np.float32) - float(aspects[i])) < 0.15
+                if np.any((sims > max_sim) & close):
+                    continue
+            kept_c.append(int(i))
+        keep.extend(kept_c)
+    k = np.array(keep)
+    return feats[k], labels[k], aspects[k]
+
+
+def build(out_path: str, augments: int = 6, seed: int = 7, max_sim: float = 0.93) -> dict[str, int]:
     rng = np.random.default_rng(seed)
     rank_glyphs: list[tuple[int, np.ndarray]] = []
     suit_glyphs: list[tuple[int, np.ndarray]] = []
@@ -226,8 +248,8 @@ def build(out_path: str, augments: int = 6, seed: int = 7) -> dict[str, int]:
                 asp.append(math.log(v.shape[1] / v.shape[0]))
         return np.array(fs, np.float16), np.array(ls, np.int16), np.array(asp, np.float16)
 
-    rf, rl, ra = feats(rank_glyphs, augments)
-    sf, sl, sa = feats(suit_glyphs, augments * 2)
+    rf, rl, ra = prune(*feats(rank_glyphs, augments), max_sim)
+    sf, sl, sa = prune(*feats(suit_glyphs, augments * 2), max_sim)
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     np.savez_compressed(
         out_path,
@@ -246,8 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(MODEL_PATH))
     parser.add_argument("--augments", type=int, default=6)
+    parser.add_argument("--max-sim", type=float, default=0.93)
     args = parser.parse_args(argv)
-    stats = build(args.out, args.augments)
+    stats = build(args.out, args.augments, max_sim=args.max_sim)
     size = os.path.getsize(args.out)
     print(f"wrote {args.out}: {stats}, {size / 1024:.0f} KiB")
     return 0

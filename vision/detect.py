@@ -147,31 +147,36 @@ def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
 
 
 def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
+    """Binary masks in which a card should be one component."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    sat = hsv[:, :, 1]
     otsu_t, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.Canny(blur, cfg.canny_low, cfg.canny_high)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    paper = ((blur > max(otsu_t * 0.9, 60)) & (sat < cfg.max_card_saturation)).astype(np.uint8)
-    paper *= 255
-    # local contrast: brighter than the surroundings
-    k = max(31, (min(small.shape[:2]) // 6) | 1)
-    local = cv2.adaptiveThreshold(
-        blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, k, -cfg.adaptive_offset
-    )
-    # a second Otsu split among the brighter pixels: card against a light table
-    bright = blur[blur > otsu_t]
-    masks = [otsu, paper, local]
-    if bright.size > 100:
-        t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        otsu2 = ((blur > t2) & (sat < cfg.max_card_saturation + 30)).astype(np.uint8) * 255
-        masks.append(otsu2)
-    cut = [cv2.bitwise_and(m, cv2.bitwise_not(edges)) for m in masks[:2]]
-    if len(masks) > 3:
-        cut.append(cv2.bitwise_and(masks[3], cv2.bitwise_not(edges)))
-    return masks + cut
+    not_edges = cv2.bitwise_not(edges)
+    masks = [cv2.bitwise_and(otsu, not_edges)]
+    if "otsu" in cfg.detect_masks:
+        masks.append(otsu)
+    if "paper" in cfg.detect_masks:
+        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+        paper = ((blur > max(otsu_t * 0.9, 60)) & (hsv[:, :, 1] < cfg.max_card_saturation))
+        masks.append(cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges))
+    if "faint" in cfg.detect_masks:
+        # regions closed by faint edges (a white card on a light grey table)
+        faint = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+        faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
+        masks.append(
+            cv2.bitwise_and(cv2.bitwise_not(faint), (blur > otsu_t * 0.8).astype(np.uint8) * 255)
+        )
+    if "otsu2" in cfg.detect_masks:
+        # a second Otsu split among the brighter pixels: card against a light table
+        bright = blur[blur > otsu_t]
+        if bright.size > 100:
+            t2, _ = cv2.threshold(
+                bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+            )
+            masks.append(cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges))
+    return masks
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -231,6 +236,8 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
             if not contours:
                 continue
             c = max(contours, key=cv2.contourArea)
+            if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
+                continue  # the table itself, framed by the picture's edges
             r = _quad_from_contour(c, cfg, img_area)
             if r is not None:
                 cands.append((r[1], r[0], mi))

@@ -102,6 +102,19 @@ class Exemplars:
             np.zeros((0, FEATURE_DIM), np.float32), np.zeros(0, np.int16), np.zeros(0, np.float32)
         )
 
+    def __post_init__(self) -> None:
+        self._index()
+
+    def _index(self) -> None:
+        order = np.argsort(self.labels, kind="stable")
+        self.feats = np.ascontiguousarray(self.feats[order], np.float32)
+        self.labels = self.labels[order]
+        self.aspects = self.aspects[order]
+        self._ft = np.ascontiguousarray(self.feats.T)
+        classes, starts = np.unique(self.labels, return_index=True)
+        self._classes = classes.astype(np.int64)
+        self._starts = starts.astype(np.int64)
+
     def __len__(self) -> int:
         return int(self.labels.shape[0])
 
@@ -109,6 +122,7 @@ class Exemplars:
         self.feats = np.concatenate([self.feats, feats.astype(np.float32)])
         self.labels = np.concatenate([self.labels, labels.astype(np.int16)])
         self.aspects = np.concatenate([self.aspects, aspects.astype(np.float32)])
+        self._index()
 
     def class_scores(
         self, feats: np.ndarray, aspects: np.ndarray, n_classes: int, aspect_weight: float
@@ -119,12 +133,9 @@ class Exemplars:
         out = np.full((q, n_classes), -1.0, np.float32)
         if len(self) == 0 or q == 0:
             return out
-        sims = feats @ self.feats.T
+        sims = feats.astype(np.float32) @ self._ft
         sims -= aspect_weight * np.abs(aspects[:, None] - self.aspects[None, :])
-        for c in range(n_classes):
-            sel = self.labels == c
-            if sel.any():
-                out[:, c] = sims[:, sel].max(axis=1)
+        out[:, self._classes] = np.maximum.reduceat(sims, self._starts, axis=1)
         return out
 
 

@@ -65,7 +65,7 @@ class RecognizerConfig:
     # detection
     detect_max_side: int = 800
     min_card_area: float = 0.004  # of the (scaled) frame
-    max_card_area: float = 0.97
+    max_card_area: float = 0.9
     min_solidity: float = 0.88
     min_rectangularity: float = 0.85
     max_side_ratio: float = 2.2
@@ -74,6 +74,9 @@ class RecognizerConfig:
     max_card_saturation: int = 70
     canny_low: int = 40
     canny_high: int = 120
+    canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
+    # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "otsu2"
+    detect_masks: tuple[str, ...] = ("otsu", "paper", "faint")
     adaptive_offset: int = 12
     # classification
     aspect_weight: float = 0.25
@@ -101,7 +104,9 @@ class RecognizerConfig:
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
-    portrait_prior: float = 0.03  # bonus for the interpretation whose short side is on top
+    portrait_prior: float = 0.03
+    clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
+    max_hypotheses: int = 2  # glyph cut-outs tried per corner  # bonus for the interpretation whose short side is on top
     max_alternatives: int = 4
 
 
@@ -342,31 +347,43 @@ class IndexReader:
     def read_patch(
         self, patch: np.ndarray, target: tuple[int, int] | None = None
     ) -> CornerRead | None:
-        """The best glyph cut-out of the patch; with ``target`` (rank, suit class indices,
-        when teaching) the one that looks most like that card."""
-        cfg = self.cfg
-        best: CornerRead | None = None
-        best_q = -1e9
-        for rmask, raspect, smask, saspect, red in self.glyphs(patch):
-            rf = glyph_feature(rmask)
-            sf = glyph_feature(smask)
-            rs = self._scores(self.model.ranks, rf, raspect, len(RANK_CLASSES),
-                              self.profile.ranks if self.profile else None)
-            ss = self._scores(self.model.suits, sf, saspect, len(SUIT_CLASSES),
-                              self.profile.suits if self.profile else None)
-            adjust_suit_scores(ss, smask, red, cfg)
-            cr = CornerRead(rs, ss, red, rf, raspect, sf, saspect, rmask, smask)
-            q = cr.quality if target is None else float(rs[target[0]] + ss[target[1]])
-            if best is None or q > best_q:
-                best, best_q = cr, q
-        return best
+        return self.read_patches([patch], target)[0]
 
-    def _scores(self, ex: Exemplars, feat, aspect, n, taught: Exemplars | None) -> np.ndarray:
-        f = feat[None, :]
-        a = np.array([aspect], np.float32)
-        s = ex.class_scores(f, a, n, self.cfg.aspect_weight)[0]
+    def read_patches(
+        self, patches: list[np.ndarray], target: tuple[int, int] | None = None
+    ) -> list[CornerRead | None]:
+        """For each patch, the best glyph cut-out; with ``target`` (rank, suit class
+        indices, when teaching) the one that looks most like that card.  All glyphs of all
+        patches are scored in one batch."""
+        cfg = self.cfg
+        cands = []
+        for pi, patch in enumerate(patches):
+            for g in self.glyphs(patch)[: cfg.max_hypotheses]:
+                cands.append((pi, g))
+        out: list[CornerRead | None] = [None] * len(patches)
+        if not cands:
+            return out
+        rf = np.stack([glyph_feature(g[0]) for _, g in cands])
+        sf = np.stack([glyph_feature(g[2]) for _, g in cands])
+        ra = np.array([g[1] for _, g in cands], np.float32)
+        sa = np.array([g[3] for _, g in cands], np.float32)
+        rs = self._scores(self.model.ranks, rf, ra, len(RANK_CLASSES),
+                          self.profile.ranks if self.profile else None)
+        ss = self._scores(self.model.suits, sf, sa, len(SUIT_CLASSES),
+                          self.profile.suits if self.profile else None)
+        best_q = [-1e9] * len(patches)
+        for k, (pi, (rmask, raspect, smask, saspect, red)) in enumerate(cands):
+            adjust_suit_scores(ss[k], smask, red, cfg)
+            cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask)
+            q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
+            if out[pi] is None or q > best_q[pi]:
+                out[pi], best_q[pi] = cr, q
+        return out
+
+    def _scores(self, ex: Exemplars, f, a, n, taught: Exemplars | None) -> np.ndarray:
+        s = ex.class_scores(f, a, n, self.cfg.aspect_weight)
         if taught is not None and len(taught):
-            t = taught.class_scores(f, a, n, self.cfg.aspect_weight)[0]
+            t = taught.class_scores(f, a, n, self.cfg.aspect_weight)
             s = np.maximum(s, np.where(t > -1, t + self.cfg.profile_bonus, -1))
         return s
 
@@ -437,15 +454,27 @@ class Recognizer:
         img = pyr.level(lvl)
         qs = q / (2**lvl)
         rect = _canonical_rect(cfg.crop_size)
-        reads: list[CornerRead | None] = []
+        # which way up: the short sides are top and bottom, unless perspective makes the
+        # card look square-ish; then both ways are tried
+        a = (sides[0] + sides[2]) / 2
+        b = (sides[1] + sides[3]) / 2
+        ways = [0, 1]
+        if min(a, b) / max(a, b) < cfg.clear_portrait:
+            ways = [0] if a < b else [1]
+        patches = []
         for k in range(4):
+            if k % 2 not in ways:
+                continue
             src = np.roll(qs, -k, axis=0)
             m = cv2.getPerspectiveTransform(src, rect)
-            patch = cv2.warpPerspective(
+            patches.append(cv2.warpPerspective(
                 img, m, (self.reader.pw, self.reader.ph), flags=cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_REPLICATE,
-            )
-            reads.append(self.reader.read_patch(patch, target))
+            ))
+        got = iter(self.reader.read_patches(patches, target))
+        reads: list[CornerRead | None] = [
+            next(got) if k % 2 in ways else None for k in range(4)
+        ]
         out = []
         for k in range(2):
             pair = [r for r in (reads[k], reads[k + 2]) if r is not None]

@@ -115,6 +115,7 @@ class QrConfig:
     refine_margin: float = 1.5
     try_upscale: bool = True
     try_threshold: bool = True
+    threshold_only_if_empty: bool = True
 
 
 @dataclass(frozen=True)
@@ -271,7 +272,9 @@ class QrReader:
             for r in _decode_gray(self._pyzbar, big):
                 mapped = _scaled(r.corners, 1.0 / cfg.upscale_factor)
                 found = self._merge(found, [CodeReading(r.data, mapped)])
-        if cfg.try_threshold:
+        # The thresholded pass costs half a plain pass again; it exists to rescue codes that
+        # uneven light hides, so it only runs when nothing was found the plain way.
+        if cfg.try_threshold and not (found and cfg.threshold_only_if_empty):
             binary = self._threshold(gray)
             extra = [CodeReading(r.data, r.corners) for r in _decode_gray(self._pyzbar, binary)]
             found = self._merge(found, extra)

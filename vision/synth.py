@@ -270,7 +270,7 @@ def render_qr_card(
     n = modules.shape[0]
     px = max(1, int(fraction * w / n))
     side = px * n
-    sym = np.where(modules == 1, 0, 255).astype(np.uint8)
+    sym: Image = np.where(modules == 1, 0, 255).astype(np.uint8)
     sym = cv2.resize(sym, (side, side), interpolation=cv2.INTER_NEAREST)
     x0 = (w - side) // 2
     y0 = int(0.12 * h)
@@ -303,6 +303,7 @@ def _smooth_noise(
 def render_table(kind: str, width: int, height: int, rng: np.random.Generator) -> Image:
     """A table surface texture, BGR ``uint8``."""
     h, w = height, width
+    img: Floats
     if kind == "plain":
         base = rng.uniform(120, 200, size=3)
         img = np.ones((h, w, 3), np.float32) * base.astype(np.float32)
@@ -318,8 +319,8 @@ def render_table(kind: str, width: int, height: int, rng: np.random.Generator) -
         img = dark + (light - dark) * grain[:, :, None]
         img += rng.normal(0, 3.0, (h, w, 1)).astype(np.float32)
     elif kind == "cloth":
-        base = np.array([40, 110, 30], np.float32) * rng.uniform(0.7, 1.2)
-        img = np.ones((h, w, 3), np.float32) * base
+        cloth: Floats = np.array([40, 110, 30], np.float32) * rng.uniform(0.7, 1.2)
+        img = np.ones((h, w, 3), np.float32) * cloth
         img *= (1.0 + 0.06 * _smooth_noise(rng, h, w, (8, 12)))[:, :, None]
         img += rng.normal(0, 6.0, (h, w, 1)).astype(np.float32)
     elif kind == "dark":
@@ -340,7 +341,8 @@ def _light_field(rng: np.random.Generator, h: int, w: int, strength: float) -> F
     spot = np.exp(-r2 / 0.25)
     s = rng.uniform(0.3, 1.0) * strength
     field = 1.0 + s * 0.6 * ramp + s * 0.6 * (spot - 0.5)
-    return np.clip(field, 0.35, 1.6).astype(np.float32)
+    out: Floats = np.clip(field, 0.35, 1.6).astype(np.float32)
+    return out
 
 
 # -- poses -------------------------------------------------------------------------------
@@ -368,7 +370,8 @@ def _pose_corners(
     d = focal * max(cw, ch)
     z = d + pts[:, 2]
     proj = pts[:, :2] * (d / z)[:, None]
-    return proj + np.array([cx, cy])
+    out: Floats = proj + np.array([cx, cy])
+    return out
 
 
 def _paste(
@@ -423,13 +426,14 @@ def render_frame(
     rng = np.random.default_rng(seed)
     table = cfg.table if cfg.table != "random" else TABLES[int(rng.integers(len(TABLES)))]
     w, h = cfg.width, cfg.height
-    frame = render_table(table, w, h, rng).astype(np.float32)
+    frame: Floats = render_table(table, w, h, rng).astype(np.float32)
 
     items: list[tuple[Card | None, str | None]] = [
         (Card.from_code(c) if isinstance(c, str) else c, None) for c in cards
     ]
     items += [(None, data) for data in codes]
-    rng.shuffle(items)  # type: ignore[arg-type]
+    order = rng.permutation(len(items))
+    items = [items[int(i)] for i in order]
 
     short = min(w, h)
     height_frac = rng.uniform(*cfg.card_height)

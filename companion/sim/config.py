@@ -24,6 +24,10 @@ class SimConfig:
     # At or below this sleep, a single path card is shielded by an Antics card played after it
     # (Jaffar removes only Sinbad's *last* card, S7).
     shield_sleep: int = 6
+    # A 2-card play that does not overcome the challenge is made only if it leaves this many
+    # cards in hand; otherwise he draws and plays, so that the Winning turns ahead (1 action
+    # each) do not find him empty-handed.
+    keep_hand: int = 4
     # How many turns a card Sinbad lacks is worth when judging how close a path is.
     missing_card_cost: float = 1.5
 

@@ -9,7 +9,9 @@ tablet and the HTTP API drive the game.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -54,6 +56,10 @@ def lan_address() -> str:
     finally:
         probe.close()
     return address
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _err(text: str) -> None:
@@ -103,6 +109,8 @@ def play(opts: PlayOptions) -> int:
             _err(exc.reason)
             return 1
 
+    # One log line per request would bury the address and the PIN (tablets poll and stream).
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     pin = opts.pin or f"{secrets.randbelow(10_000):04d}"
     try:
         app = create_app(session, pin=pin)
@@ -123,6 +131,10 @@ def play(opts: PlayOptions) -> int:
         worker = threading.Thread(target=_guarded(feeder, stop), name="table-feeder",
                                   daemon=True)
         worker.start()
+    if threading.current_thread() is threading.main_thread():
+        # `kill PID` stops the table as cleanly as Ctrl-C (kill -9 needs nothing: the
+        # journal is already on disk).
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -166,7 +166,9 @@ def virtual_jaffar_cards(seed: int, state: SinbadState, played_total: int, count
         cycle = played // 52
         order = list(full_deck())
         random.Random(f"{seed}:{cycle}").shuffle(order)
-        card = next(c for c in order if c not in stack)
+        # Not one he played this very phase either: a reshuffle mid-phase (S7) could deal
+        # it again, but a player would think the table misread it.
+        card = next(c for c in order if c not in stack and c not in chosen)
         chosen.append(card)
         stack.add(card)
         deck -= 1
@@ -595,9 +597,11 @@ class TableSession:
             return [q.public() for q in self._questions.values()]
 
     def close_questions(self, tag: str) -> int:
-        """Withdraw the open questions with this tag (the situation resolved itself)."""
+        """Withdraw the open questions tagged ``tag`` or ``tag:...`` (the situation resolved
+        itself). Returns how many were open."""
         with self._lock:
-            gone = [qid for qid, q in self._questions.items() if q.tag == tag]
+            gone = [qid for qid, q in self._questions.items()
+                    if q.tag == tag or q.tag.startswith(tag + ":")]
             for qid in gone:
                 del self._questions[qid]
             if gone:

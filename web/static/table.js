@@ -195,9 +195,10 @@
     const box = $("paths");
     box.replaceChildren();
     const paths = v.paths || [];
+    box.hidden = !paths.length && (v.budge_due || !!state.result);
     if (!paths.length) {
       box.append(el("p", { class: "paths-empty",
-                           text: state.result ? "" : "No challenge on the table right now." }));
+                           text: "No challenge on the table right now: only Antics can be played." }));
       return;
     }
     const tappable = canPlayNow(v) && (!v.budge_due || ui.budge);
@@ -251,24 +252,24 @@
     row.replaceChildren(...(last.length ? last.map((c) => cardFace(c))
                                         : [el("span", { class: "muted", text: "—" })]));
     const bank = state.bank || {};
-    const bankRow = el("span", { class: "bank" }, BANK_SUITS.map(([word, l]) =>
-      el("span", { class: "bank-suit" + (SUIT[l].red ? " red" : ""), dataset: { suit: word } },
-         SUIT[l].sym, el("b", { text: String(bank[word] || 0) }))),
-      bank.unknown ? el("span", { class: "bank-suit" }, "?", el("b", { text: bank.unknown }))
-                   : null);
+    $("bank").replaceChildren(...BANK_SUITS.map(([word, l]) =>
+      el("span", { class: "bank-suit" + (SUIT[l].red ? " red" : ""), dataset: { suit: word },
+                   "aria-label": `${bank[word] || 0} ${word}` },
+         el("span", { class: "suit", text: SUIT[l].sym }), el("b", { text: String(bank[word] || 0) }))),
+      bank.unknown ? el("span", { class: "bank-suit", "aria-label": `${bank.unknown} unknown` },
+                        "?", el("b", { text: String(bank.unknown) })) : "");
     const stack = v.jaffar_stack_count ?? (state.jaffar_stack || []).length;
     const rows = [
-      ["Bank", bankRow, "bank"],
       ["Sinbad's hand", state.hand, "hand"],
       ["Draw pile", state.draw_pile, "draw-pile"],
       ["Jaffar's deck", v.jaffar_deck ?? state.jaffar_deck, "jaffar-deck"],
       ["Jaffar's stack", stack, "jaffar-stack"],
-      ["Turn", state.turn + (state.challenge_turn ? ` · challenge turn ${state.challenge_turn}`
-                                                  : ""), "turn"],
+      ["Turn", state.turn, "turn"],
+      ["Challenge turn", state.challenge_turn ?? "\u2014", "challenge-turn"],
     ];
     $("counts").replaceChildren(...rows.flatMap(([label, value, key]) => [
       el("dt", { text: label }),
-      el("dd", { dataset: { count: key } }, value),
+      el("dd", { dataset: { count: key } }, String(value)),
     ]));
   }
 
@@ -327,7 +328,7 @@
     }
     $("phase-hint").textContent = low === high
       ? `Jaffar plays ${plural(low, "card")}. Which one${low > 1 ? "s" : ""}?`
-      : `Jaffar is winning: he plays ${low} or ${high} cards.`;
+      : `Jaffar is winning: he plays ${low} or ${high} cards (tap one, then another or "That's all").`;
     const actions = el("div", { class: "actions" },
       el("button", { class: "big primary", type: "button", id: "jaffar-auto",
                      onclick: autoJaffar }, "Jaffar plays for me"));
@@ -439,6 +440,7 @@
 
     if (ui.target) { panel.append(targetPicker(v)); return; }
     if (ui.trade) { panel.append(tradePicker(v)); return; }
+    const opening = v.budge_due && !(v.paths || []).length;
 
     if (ui.tray.length) {
       panel.append(el("div", { class: "actions tray" },
@@ -466,7 +468,7 @@
     }
 
     const row = el("div", { class: "actions" });
-    if (acts.includes("play") || acts.includes("draw_play")) {
+    if ((acts.includes("play") || acts.includes("draw_play")) && !opening) {
       row.append(el("button", { class: "big antics", type: "button", id: "sinbad-antics",
                                 disabled: busy || needBudge,
                                 onclick: () => { ui.target = "antics"; render(); } },
@@ -488,7 +490,16 @@
       }
     }
     panel.append(row);
-    if (!needBudge && (v.paths || []).some((p) => !p.done)) {
+    if (opening && !needBudge && canPlayNow(v)) {
+      // The new challenge's paths appear only once its line is applied: the card goes
+      // without a path and the rules put it on the one path that takes it.
+      const used = new Set(ui.tray.map((p) => p.card));
+      panel.append(picker({
+        suits: SUITS, names: "sinbad", used,
+        label: ui.tray.length ? "Which is the second card?" : "Or play a card: which one?",
+        onPick: (code) => playCard(code, null),
+      }));
+    } else if (!needBudge && (v.paths || []).some((p) => !p.done) && canPlayNow(v)) {
       panel.append(el("p", { class: "hint big-hint", text: "To play a card, tap its path." }));
     }
   }
@@ -571,7 +582,8 @@
     const key = lines.join("\n");
     if (key !== narrationShown) {
       narrationShown = key;
-      log.replaceChildren(...lines.slice(0, -1).slice(-4).map((t) => el("li", { text: t })));
+      log.replaceChildren(...lines.slice(0, -1).slice(-2).reverse()
+        .map((t) => el("li", { text: t })));
       if (lines.length) $("narration-now").textContent = lines[lines.length - 1];
     }
   }

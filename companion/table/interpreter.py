@@ -1,0 +1,690 @@
+"""The table interpreter: table events (what the camera saw) become game-record lines.
+
+Events are FORMATS.md "Table events" -- ``{"t", "event": "placed"|"removed", "card"|"code",
+"zone", "confidence"}`` -- plus two the tablet (or an events file) sends for what a camera
+cannot see: ``{"event": "done"}`` (the player says the phase is over) and
+``{"event": "declare", "action": "draw", "count": 2}`` / ``{"event": "declare",
+"action": "pass"}`` (draws and lost turns are declared, RULINGS S14).
+
+How events become actions, by the current phase:
+
+* a card placed in zone ``jaffar`` is Jaffar's play. When he plays 1 card that completes his
+  phase; when he may play 2 (Winning) we wait for the second card, for Sinbad to start
+  acting, or for ``done``;
+* ``path:<n>`` (1-based, in the challenge's path order) or ``path:<id>``: Sinbad plays the card
+  onto that path; a spade placed in ``bank`` is his Antics; a non-spade placed in ``bank`` with
+  a card taken from the bank is a trade; ``budge:<id>`` placed in ``budge`` is his Budge card,
+  held until his action (one record line holds both);
+* a phase ends when the other player starts acting, or on ``done``; Sinbad's phase also ends by
+  itself when his action cannot grow any more (2 cards played when Losing, 1 when Winning, a
+  trade, a declared draw).
+
+Nothing changes silently: what the rules refuse, and what was seen with low confidence, becomes
+a question on the tablet. Noise is filtered by time: a placed card only counts once it has lain
+``settle_s`` seconds; one taken back sooner is forgotten (a misread corrected by the camera,
+removed then placed again, is the same case). Cards the rules move by themselves (Jaffar's
+removals and an overcome challenge send path cards to the bank; effects take from or add to the
+bank) are *expected*, and their events are consumed without becoming actions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from companion.cards import Card, CardCodeError, Suit
+from companion.sinbad import JaffarPlays, Outcome, Phase, SinbadState, action_from_line
+from companion.table.errors import MalformedError, RuleRefusedError, TableError
+
+if TYPE_CHECKING:
+    from companion.table.session import TableSession
+
+
+@dataclass(frozen=True)
+class InterpreterConfig:
+    min_confidence: float = 0.80    # a reading below this is asked about, never applied
+    settle_s: float = 1.0           # a placed card must lie this long before it counts
+    expect_for_actions: int = 3     # expected card moves are kept for this many actions
+
+
+DEFAULT_INTERPRETER_CONFIG = InterpreterConfig()
+EVENT_KINDS = ("placed", "removed", "done", "declare")
+TAG = "interp"                      # every question the interpreter asks carries this prefix
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One table event, validated. ``card`` or ``code`` is set for placed/removed."""
+
+    t: float | None
+    event: str
+    zone: str = ""
+    card: Card | None = None
+    code: str | None = None
+    confidence: float = 1.0
+    action: str = ""                # declare: draw / pass
+    count: int = 0
+    settled: bool = False           # confirmed by a player: no settle time
+
+    @property
+    def thing(self) -> str:
+        return self.card.code if self.card else (self.code or "")
+
+    def describe(self) -> str:
+        what = self.card.name if self.card else (self.code or "something")
+        return f"the {what}" if self.card else what
+
+
+def parse_event(event: object) -> Observation:
+    """Validate one table event; raises MalformedError with a reason a person reads."""
+    if not isinstance(event, Mapping):
+        raise MalformedError("a table event is a JSON object such as "
+                             "{\"event\": \"placed\", \"card\": \"QH\", \"zone\": \"path:1\"}")
+    kind = event.get("event")
+    if kind not in EVENT_KINDS:
+        raise MalformedError(f"\"event\" is one of {', '.join(EVENT_KINDS)} (got {kind!r})")
+    t = event.get("t")
+    if t is not None and (not isinstance(t, (int, float)) or isinstance(t, bool)
+                          or not math.isfinite(t) or t < 0):
+        raise MalformedError(f"\"t\" is the time in seconds, a number >= 0 (got {t!r})")
+    ts = None if t is None else float(t)
+    if kind == "done":
+        return Observation(ts, "done")
+    if kind == "declare":
+        action = event.get("action")
+        if action == "pass":
+            return Observation(ts, "declare", action="pass")
+        if action == "draw":
+            count = event.get("count", 1)
+            if count not in (1, 2) or isinstance(count, bool):
+                raise MalformedError("a declared draw is of 1 or 2 cards")
+            return Observation(ts, "declare", action="draw", count=int(count))
+        raise MalformedError("a declaration is {\"action\": \"draw\", \"count\": n} or "
+                             "{\"action\": \"pass\"}")
+    zone = event.get("zone")
+    if not isinstance(zone, str) or not zone.strip():
+        raise MalformedError("a placed/removed event names its \"zone\"")
+    card_raw, code = event.get("card"), event.get("code")
+    if (card_raw is None) == (code is None):
+        raise MalformedError("a placed/removed event has a \"card\" or a \"code\" (one of them)")
+    card = None
+    if card_raw is not None:
+        try:
+            card = Card.from_code(card_raw)
+        except CardCodeError as exc:
+            raise MalformedError(str(exc)) from None
+    elif not isinstance(code, str) or not code.strip():
+        raise MalformedError("\"code\" is the text of a printed card's QR code")
+    confidence = event.get("confidence", 1.0)
+    if (not isinstance(confidence, (int, float)) or isinstance(confidence, bool)
+            or not 0.0 <= confidence <= 1.0):
+        raise MalformedError(f"\"confidence\" is a number from 0 to 1 (got {confidence!r})")
+    return Observation(ts, str(kind), zone.strip().lower(), card,
+                       code.strip() if isinstance(code, str) else None, float(confidence))
+
+
+@dataclass(frozen=True)
+class Expect:
+    """A card move the rules made, whose table event is no action: ``card`` None matches any
+    card (of ``suit`` when set)."""
+
+    event: str                      # placed / removed
+    zone: str                       # "path" (any path) or "bank"
+    card: Card | None = None
+    suit: Suit | None = None
+    until: int = 0                  # action counter after which it expires
+
+    def matches(self, obs: Observation) -> bool:
+        if obs.event != self.event or obs.card is None:
+            return False
+        zone_ok = obs.zone.startswith("path") if self.zone == "path" else obs.zone == self.zone
+        if not zone_ok:
+            return False
+        if self.card is not None:
+            return obs.card == self.card
+        return self.suit is None or obs.card.suit is self.suit
+
+
+@dataclass
+class SinbadSeen:
+    """What Sinbad has been seen doing in the phase being assembled."""
+
+    budge: str | None = None
+    plays: list[tuple[Card, str]] = field(default_factory=list)    # (card, zone)
+    gives: list[Card] = field(default_factory=list)
+    takes: list[Card] = field(default_factory=list)
+    declared: tuple[str, int] | None = None
+
+    def empty(self) -> bool:
+        return not (self.budge or self.plays or self.gives or self.takes or self.declared)
+
+
+class TableInterpreter:
+    """Turns table events into game actions through a :class:`TableSession`.
+
+    Called under the session's lock (``session.table_event``); its clock is the events' own
+    ``t``, so a file fed at full speed is interpreted exactly as in real time.
+    """
+
+    def __init__(self, session: TableSession,
+                 config: InterpreterConfig = DEFAULT_INTERPRETER_CONFIG) -> None:
+        self.session = session
+        self.config = config
+        self.clock = 0.0
+        self._queue: deque[Observation] = deque()
+        self._expect: list[Expect] = []
+        self._actions = 0
+        self.sinbad = SinbadSeen()
+        self.jaffar: list[Card] = []
+        self._applying = False
+        self._over_said = False
+        self._unsure: set[tuple[str, str]] = set()    # (card, zone) asked about
+        self.log: deque[str] = deque(maxlen=50)    # what became of recent events (debugging)
+
+    # -- input -----------------------------------------------------------------------------
+
+    def feed(self, event: object) -> None:
+        obs = parse_event(event)
+        if obs.t is not None:
+            self.advance(obs.t, drain=False)
+        if obs.event == "placed" and obs.confidence < self.config.min_confidence:
+            self._ask_low_confidence(obs)
+            self._drain()
+            return
+        if obs.event == "removed" and (obs.thing, obs.zone) in self._unsure:
+            # The doubtful card was taken away (or is being re-read): drop the question.
+            self._unsure.discard((obs.thing, obs.zone))
+            self.session.close_questions(f"{TAG}:card:{obs.thing}")
+            return
+        if obs.event == "removed" and self._cancel_pending(obs):
+            self._note(f"noise: {obs.thing} placed and taken back from {obs.zone}")
+            self._drain()
+            return
+        self._queue.append(obs)
+        self._drain()
+
+    def advance(self, t: float, *, drain: bool = True) -> None:
+        """Move the clock to ``t`` (seconds of the event source) and settle what is due."""
+        self.clock = max(self.clock, t)
+        if drain:
+            self._drain()
+
+    def flush(self) -> None:
+        """Settle every waiting event now (the source ended)."""
+        self._drain(force=True)
+
+    def reset(self) -> None:
+        """Forget half-seen phases (after undo, redo or a game switch): the players are
+        rearranging the table."""
+        self.sinbad = SinbadSeen()
+        self.jaffar = []
+        self._expect.clear()
+        self._over_said = False
+        self._unsure.clear()
+        self.session.close_questions(TAG)
+
+    def pending_events(self) -> int:
+        return len(self._queue)
+
+    # -- hooks from the session ------------------------------------------------------------
+
+    def complete_line(self, line: object) -> object:
+        """A Sinbad line sent without its Budge card gets the one the camera saw (the tablet
+        declares a draw; the Budge card lies on the table)."""
+        if (self.sinbad.budge is not None and isinstance(line, Mapping)
+                and isinstance(line.get("sinbad"), Mapping) and "budge" not in line["sinbad"]
+                and self._game().budge_due(self.session.state)):
+            return {**line, "sinbad": {"budge": self.sinbad.budge, **line["sinbad"]}}
+        return line
+
+    def after_action(self, before: SinbadState, outcome: Outcome, line: Any) -> None:
+        """An action was applied (by us or by the tablet): expect the card moves it causes,
+        and forget the phase it completed."""
+        self._actions += 1
+        horizon = self._actions + self.config.expect_for_actions
+        self._expect = [e for e in self._expect if e.until >= self._actions]
+        after = outcome.state
+        left = [c for c in before.path_cards if c not in after.path_cards]
+        for card in left:
+            self._expect.append(Expect("removed", "path", card, until=horizon))
+            self._expect.append(Expect("placed", "bank", card, until=horizon))
+        for note in outcome.notes:
+            if note.kind == "reshuffle":
+                self._expect.extend(Expect("removed", "bank", until=horizon)
+                                    for _ in range(note.count))
+            elif note.kind == "take":
+                self._expect.append(Expect("removed", "bank", note.card, note.suit, horizon))
+            elif note.kind == "discard":
+                self._expect.extend(Expect("placed", "bank", until=horizon)
+                                    for _ in range(note.count))
+        if "jaffar" in line:
+            self.jaffar = []
+        else:
+            self.sinbad = SinbadSeen()
+        if not self._applying:
+            # The tablet acted: what the camera half-saw of that phase is void.
+            self.session.close_questions(TAG)
+
+    # -- the queue -------------------------------------------------------------------------
+
+    def _cancel_pending(self, obs: Observation) -> bool:
+        """A card taken back before it settled: drop its placement (noise or a misread)."""
+        for queued in reversed(self._queue):
+            if (queued.event == "placed" and not queued.settled and queued.zone == obs.zone
+                    and queued.thing == obs.thing):
+                self._queue.remove(queued)
+                return True
+        return False
+
+    def _drain(self, force: bool = False) -> None:
+        # FIFO, so events keep their order; a placement waits until it has settled.
+        while self._queue:
+            head = self._queue[0]
+            if (head.event == "placed" and not head.settled and not force
+                    and head.t is not None and head.t + self.config.settle_s > self.clock):
+                return
+            self._queue.popleft()
+            try:
+                self._handle(head)
+            except TableError as exc:
+                self._say(f"Table: {exc.reason}")
+
+    # -- handling --------------------------------------------------------------------------
+
+    def _handle(self, obs: Observation) -> None:
+        state = self.session.state
+        if obs.event in ("placed", "removed"):
+            for i, expected in enumerate(self._expect):
+                if expected.matches(obs):
+                    del self._expect[i]
+                    self._note(f"expected: {obs.event} {obs.thing} {obs.zone}")
+                    return
+        if state.phase is Phase.OVER:
+            if not self._over_said:
+                self._over_said = True
+                self._say("The game is over: start a new game on the tablet.")
+            return
+        if obs.event == "done":
+            self._end_phase()
+            return
+        if obs.event == "declare":
+            self.sinbad.declared = (obs.action, obs.count)
+            self._sinbad_acts()
+            return
+        zone = obs.zone
+        if zone == "jaffar":
+            if obs.event == "placed" and obs.card is not None:
+                self._jaffar_card(obs.card)
+            elif obs.card in self.jaffar:
+                self.jaffar.remove(obs.card)        # taken back, or a misread corrected
+            # Other cards leave his stack when it is reshuffled: no action.
+            return
+        if zone == "budge":
+            if obs.event == "placed" and obs.code:
+                self._budge(obs.code)
+            elif obs.event == "removed" and obs.code and self.sinbad.budge is not None \
+                    and obs.code == f"budge:{self.sinbad.budge}":
+                self.sinbad.budge = None
+            return
+        if obs.card is None:
+            self._note(f"ignored: code {obs.code} in {zone}")
+            return
+        if zone.startswith("path:"):
+            if obs.event == "placed":
+                self.sinbad.plays.append((obs.card, zone))
+                self._sinbad_acts(obs)
+            else:
+                self._removed_from_path(obs)
+            return
+        if zone == "bank":
+            if obs.event == "placed":
+                if obs.card.suit is Suit.SPADES:
+                    self.sinbad.plays.append((obs.card, zone))
+                else:
+                    self.sinbad.gives.append(obs.card)
+                self._sinbad_acts(obs)
+            else:
+                if self._take_back(obs):
+                    return
+                self.sinbad.takes.append(obs.card)
+                self._sinbad_acts(obs)
+            return
+        self._note(f"ignored: {obs.event} {obs.thing} in zone {zone}")
+
+    def _take_back(self, obs: Observation) -> bool:
+        """A card removed from where it was seen placed in this phase: taken back."""
+        assert obs.card is not None
+        for i, (card, zone) in enumerate(self.sinbad.plays):
+            if card == obs.card and zone == obs.zone:
+                del self.sinbad.plays[i]
+                self._note(f"taken back: {card} from {zone}")
+                return True
+        if obs.zone == "bank" and obs.card in self.sinbad.gives:
+            self.sinbad.gives.remove(obs.card)
+            return True
+        return False
+
+    def _removed_from_path(self, obs: Observation) -> None:
+        assert obs.card is not None
+        if self._take_back(obs):
+            self.session.close_questions(f"{TAG}:card:{obs.card.code}")
+            return
+        if self.session.close_questions(f"{TAG}:card:{obs.card.code}"):
+            return                       # the disputed card was taken back, as asked
+        state = self.session.state
+        where = state.visible(obs.card)
+        if where is not None and where.startswith("on the"):
+            card = obs.card
+            self._ask(f"The {card.name} left the table, but the game has it {where}. "
+                      "Undo the last action?", ["undo", "keep it"],
+                      f"{TAG}:card:{card.code}", lambda choice: self._undo_if(choice))
+
+    def _undo_if(self, choice: str) -> None:
+        if choice == "undo":
+            self.session.undo(self.session.state_id, source="camera")
+
+    # -- Jaffar ----------------------------------------------------------------------------
+
+    def _jaffar_card(self, card: Card) -> None:
+        state = self.session.state
+        if state.phase is Phase.SINBAD:
+            # Jaffar starting to act ends Sinbad's phase.
+            self.jaffar.append(card)
+            self._end_sinbad_phase()
+            return
+        self.jaffar.append(card)
+        self._jaffar_check(final=False)
+
+    def _jaffar_counts(self) -> tuple[int, ...]:
+        from companion.table.session import jaffar_counts, virtual_jaffar_cards
+
+        state = self.session.state
+        # How many he may play does not depend on which cards: probe with cards that are
+        # surely playable (not in his stack, not the ones seen).
+        filler = [c for c in virtual_jaffar_cards(self.session.seed, state, 0, 12)
+                  if c not in self.jaffar]
+        return jaffar_counts(self._game(), state, filler[:6])
+
+    def _jaffar_check(self, final: bool) -> None:
+        """Apply Jaffar's phase when it is complete (or ``final``: the phase is over)."""
+        state = self.session.state
+        if state.phase is not Phase.JAFFAR:
+            return
+        counts = self._jaffar_counts()
+        n = len(self.jaffar)
+        if not counts:
+            return
+        game = self._game()
+        if n:
+            refusal = game.apply(state, JaffarPlays(tuple(self.jaffar))).refusal
+            if refusal is not None and refusal.ruling != "S7":
+                card = self.jaffar.pop()
+                self._dispute(card, "jaffar", refusal.reason)
+                return
+        if n > max(counts):
+            card = self.jaffar.pop()
+            self._dispute(card, "jaffar", f"Jaffar plays at most {max(counts)} card(s) now")
+            return
+        if n == max(counts) or (final and n in counts):
+            self._apply({"jaffar": [c.code for c in self.jaffar]})
+            return
+        if final:
+            low = min(c for c in counts if c > 0) if any(counts) else 0
+            self._ask(f"Jaffar has played {n} card(s) but plays {low} now. Should the table "
+                      "play for him?", ["Jaffar plays for me", "wait"], f"{TAG}:jaffar",
+                      self._auto_jaffar_if)
+
+    def _auto_jaffar_if(self, choice: str) -> None:
+        if choice == "Jaffar plays for me":
+            self.jaffar = []
+            self._applying = True
+            try:
+                self.session.auto_jaffar(self.session.state_id, source="camera")
+            finally:
+                self._applying = False
+            self._sinbad_check(final=False)
+
+    # -- Sinbad ----------------------------------------------------------------------------
+
+    def _budge(self, code: str) -> None:
+        if not code.startswith("budge:"):
+            self._note(f"ignored: code {code} on the budge zone")
+            return
+        budge_id = code.split(":", 1)[1]
+        state = self.session.state
+        if budge_id not in state.budge_hand:
+            have = ", ".join(state.budge_hand) or "none"
+            self._ask(f"The Budge card {budge_id!r} is not one Sinbad can play now (he holds: "
+                      f"{have}). Take it back?", ["taken back"], f"{TAG}:budge", None)
+            return
+        self.sinbad.budge = budge_id
+        self._sinbad_acts()
+
+    def _sinbad_acts(self, obs: Observation | None = None) -> None:
+        """Sinbad did something: that ends Jaffar's phase, then check Sinbad's."""
+        if self.session.state.phase is Phase.JAFFAR:
+            self._end_jaffar_phase()
+        if self.session.state.phase is Phase.SINBAD:
+            self._sinbad_check(final=False, newest=obs)
+
+    def _end_jaffar_phase(self) -> None:
+        self._jaffar_check(final=True)
+
+    def _end_sinbad_phase(self) -> None:
+        self._sinbad_check(final=True)
+        if self.session.state.phase is Phase.JAFFAR:
+            self._jaffar_check(final=False)
+
+    def _end_phase(self) -> None:
+        phase = self.session.state.phase
+        if phase is Phase.JAFFAR:
+            self._jaffar_check(final=True)
+        elif phase is Phase.SINBAD:
+            self._end_sinbad_phase()
+
+    def _path_id(self, zone: str) -> str | None:
+        """``path:2`` or ``path:friends`` to a path id of the challenge in progress (or of the
+        one about to begin, when the Budge card comes in the same line)."""
+        name = zone.split(":", 1)[1]
+        state = self.session.state
+        ids = [p.id for p in state.paths]
+        if not ids:
+            upcoming = self._game().next_challenge(state)
+            ids = [p.id for p in upcoming.paths] if upcoming else []
+        if name.isdigit():
+            index = int(name) - 1
+            return ids[index] if 0 <= index < len(ids) else None
+        return name
+
+    def _compose(self, final: bool) -> dict[str, Any] | str | None:
+        """Sinbad's line from what was seen: a line, None (wait for more), or a string saying
+        what is missing (when ``final``)."""
+        seen = self.sinbad
+        state = self.session.state
+        game = self._game()
+        body: dict[str, Any] = {}
+        if game.budge_due(state):
+            if seen.budge is None:
+                return "Sinbad's Budge card was not seen" if final else None
+            body["budge"] = seen.budge
+        winning = state.scoreboard == "winning"
+        cards = []
+        for card, zone in seen.plays:
+            if zone == "bank":
+                cards.append({"card": card.code})
+                continue
+            path = self._path_id(zone)
+            if path is None:
+                return f"there is no {zone} in this challenge"
+            cards.append({"card": card.code, "path": path})
+        if state.now.lose_turn or seen.declared == ("pass", 0):
+            if seen.declared == ("pass", 0) or final:
+                return {"sinbad": {**body, "action": "pass"}}
+            return None
+        if seen.takes or seen.gives:
+            gives = list(seen.gives)
+            if not gives and seen.takes:
+                gives = [c for c, zone in seen.plays if zone == "bank"]
+            if any("path" in c for c in cards):
+                return "a trade and a play were both seen: Sinbad takes one action"
+            if len(gives) == 1 and len(seen.takes) == 1:
+                return {"sinbad": {**body, "action": "trade", "give": gives[0].code,
+                                   "take": seen.takes[0].code}}
+            if len(gives) > 1 or len(seen.takes) > 1:
+                return "a trade gives 1 card to the bank and takes 1"
+            return "half a trade was seen (a card given or taken, not both)" if final else None
+        if seen.declared is not None:
+            count = seen.declared[1]
+            if count == 1 and not winning:
+                if cards:
+                    return {"sinbad": {**body, "action": "draw_play", "cards": cards[:1]}}
+                return "Sinbad drew 1: which card did he play?" if final else None
+            if cards:
+                return "Sinbad declared a draw and also played a card"
+            return {"sinbad": {**body, "action": "draw", "count": count}}
+        if cards:
+            if len(cards) >= (1 if winning else 2) or final:
+                return {"sinbad": {**body, "action": "play", "cards": cards}}
+            return None
+        return "nothing Sinbad did was seen" if final else None
+
+    def _sinbad_check(self, final: bool, newest: Observation | None = None) -> None:
+        state = self.session.state
+        if state.phase is not Phase.SINBAD:
+            return
+        composed = self._compose(final)
+        if composed is None:
+            if newest is not None:
+                self._check_so_far(newest)
+            return
+        if isinstance(composed, str):
+            if newest is not None and self._drop(newest):
+                self._dispute_obs(newest, composed)
+                return
+            self._ask_what_sinbad_did(composed)
+            return
+        refusal = self._game().apply(state, action_from_line(composed)).refusal
+        if refusal is not None:
+            culprit = newest or self._last_seen()
+            if culprit is not None and self._drop(culprit):
+                self._dispute_obs(culprit, refusal.reason)
+                return
+            self._ask_what_sinbad_did(f"{refusal.reason} ({refusal.ruling})")
+            return
+        self._apply(composed)
+
+    def _check_so_far(self, newest: Observation) -> None:
+        """Before the action is complete, try what was seen as if the phase ended now, so a
+        card the rules refuse is questioned at once, while the player's hand is still there."""
+        composed = self._compose(final=True)
+        if not isinstance(composed, dict):
+            return
+        refusal = self._game().apply(self.session.state, action_from_line(composed)).refusal
+        if refusal is not None and refusal.ruling != "S8a" and self._drop(newest):
+            self._dispute_obs(newest, refusal.reason)
+
+    def _last_seen(self) -> Observation | None:
+        if self.sinbad.plays:
+            card, zone = self.sinbad.plays[-1]
+            return Observation(None, "placed", zone, card)
+        return None
+
+    def _drop(self, obs: Observation) -> bool:
+        """Remove an observation from the phase being assembled."""
+        if obs.card is None:
+            return False
+        if (obs.card, obs.zone) in self.sinbad.plays:
+            self.sinbad.plays.remove((obs.card, obs.zone))
+            return True
+        if obs.event == "placed" and obs.zone == "bank" and obs.card in self.sinbad.gives:
+            self.sinbad.gives.remove(obs.card)
+            return True
+        if obs.event == "removed" and obs.zone == "bank" and obs.card in self.sinbad.takes:
+            self.sinbad.takes.remove(obs.card)
+            return True
+        return False
+
+    def _dispute_obs(self, obs: Observation, reason: str) -> None:
+        assert obs.card is not None
+        self._dispute(obs.card, obs.zone, reason)
+
+    def _dispute(self, card: Card, zone: str, reason: str) -> None:
+        where = {"jaffar": "Jaffar's pile", "bank": "the bank"}.get(zone, zone)
+        reason = reason[0].upper() + reason[1:] if reason else "The rules refuse it"
+        self._ask(f"{reason}. Take the {card.name} back from {where}?", ["taken back"],
+                  f"{TAG}:card:{card.code}", None)
+
+    def _ask_what_sinbad_did(self, why: str) -> None:
+        state = self.session.state
+        game = self._game()
+        draw = 1 if state.scoreboard == "winning" else 2
+        choices = ["pass"] if state.now.lose_turn else [f"draw {draw}", "wait"]
+        budge = self.sinbad.budge
+        if game.budge_due(state) and budge is None:
+            choices = [f"budge {b.id}" for b in game.budge_cards(state)] + ["wait"]
+        self._ask(f"{why[0].upper() + why[1:]}. What did Sinbad do?", choices,
+                  f"{TAG}:sinbad", self._sinbad_answer)
+
+    def _sinbad_answer(self, choice: str) -> None:
+        if choice.startswith("budge "):
+            self.sinbad.budge = choice.split(" ", 1)[1]
+        elif choice.startswith("draw "):
+            self.sinbad.declared = ("draw", int(choice.split()[1]))
+        elif choice == "pass":
+            self.sinbad.declared = ("pass", 0)
+        else:
+            return
+        self._sinbad_check(final=False)
+
+    # -- applying and asking ---------------------------------------------------------------
+
+    def _apply(self, line: dict[str, Any]) -> None:
+        self._applying = True
+        try:
+            self.session.apply_line(line, self.session.state_id, source="camera")
+            self._note(f"applied: {line}")
+        except RuleRefusedError as exc:
+            self._ask(f"{exc.reason} ({exc.ruling}). Fix the table and say when done.",
+                      ["done"], f"{TAG}:refused", None)
+        finally:
+            self._applying = False
+        self.session.close_questions(f"{TAG}:sinbad")
+        self.session.close_questions(f"{TAG}:jaffar")
+        # Cards already seen for the next phase (Jaffar's card ended Sinbad's) count now.
+        if "sinbad" in line and self.jaffar:
+            self._jaffar_check(final=False)
+
+    def _ask(self, text: str, choices: list[str], tag: str, resolve: Any) -> None:
+        self.session.close_questions(tag)          # one open question per subject
+        self.session.put_question(text, choices, kind="table", tag=tag, resolve=resolve)
+
+    def _ask_low_confidence(self, obs: Observation) -> None:
+        where = {"jaffar": "Jaffar's pile", "bank": "the bank", "budge": "the Budge spot"}.get(
+            obs.zone, obs.zone.replace("path:", "path "))
+        confirmed = replace(obs, confidence=1.0, settled=True)
+
+        self._unsure.add((obs.thing, obs.zone))
+
+        def resolve(choice: str) -> None:
+            self._unsure.discard((obs.thing, obs.zone))
+            if choice == "yes":
+                self._queue.append(confirmed)
+                self._drain()
+
+        self._ask(f"Is this {obs.describe()} ({where})?", ["yes", "no"],
+                  f"{TAG}:card:{obs.thing}", resolve)
+
+    def _say(self, text: str) -> None:
+        self._note(text)
+        self.session.say(text)
+
+    def _note(self, text: str) -> None:
+        self.log.append(text)
+
+    def _game(self) -> Any:
+        game = self.session.game
+        assert game is not None
+        return game

@@ -1,0 +1,61 @@
+"""Frames composed from the real photos, for timing and many-card checks.
+
+``table_frame`` pastes real card crops (rectified from ``phone-scenes`` single-card photos)
+onto a plain table at random angles, like an overhead 1280x720 webcam frame with up to 12
+cards; it returns the frame and the cards' codes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+def card_crops(recognizer, photos, size=(126, 176)):
+    """(crop, code) for single-card photos whose card the recognizer finds and reads."""
+    out = []
+    for p in photos:
+        if len(p.cards) != 1:
+            continue
+        img = p.image()
+        readings = recognizer.read(img)
+        named = [r for r in readings if r.card is not None and r.card.code == p.cards[0]]
+        if not named:
+            continue
+        from vision.pipeline import rectify
+
+        out.append((rectify(img, named[0].corners, size), p.cards[0]))
+    return out
+
+
+def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50)):
+    rng = np.random.default_rng(seed)
+    w, h = size
+    frame = np.zeros((h, w, 3), np.uint8)
+    frame[:] = colour
+    noise = rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    cols, rows = 4, 3
+    codes = []
+    picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
+    for k, idx in enumerate(picks):
+        crop, code = crops[idx]
+        ch, cw = crop.shape[:2]
+        cx = (k % cols + 0.5) * w / cols + rng.uniform(-20, 20)
+        cy = (k // cols + 0.5) * h / rows + rng.uniform(-10, 10)
+        ang = rng.uniform(0, 2 * math.pi)
+        src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+        c, s = math.cos(ang), math.sin(ang)
+        scale = 0.85
+        dst = np.float32(
+            [[cx + scale * ((x - cw / 2) * c - (y - ch / 2) * s),
+              cy + scale * ((x - cw / 2) * s + (y - ch / 2) * c)] for x, y in src]
+        )
+        m = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(crop, m, (w, h))
+        mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (w, h))
+        frame[mask > 127] = warped[mask > 127]
+        codes.append(code)
+    return frame, codes
