@@ -21,7 +21,7 @@ import sys
 import cv2
 import numpy as np
 
-from vision.glyphs import MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_feature
+from vision.glyphs import MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_features
 
 FONT_GLOBS = (
     "/usr/share/fonts/truetype/*/*.ttf",
@@ -240,13 +240,14 @@ def build(out_path: str, augments: int = 6, seed: int = 7, max_sim: float = 0.93
             suit_glyphs.append((SUIT_CLASSES.index(s), g))
 
     def feats(glyphs: list[tuple[int, np.ndarray]], n_aug: int) -> tuple[np.ndarray, ...]:
-        fs, ls, asp = [], [], []
+        vs, ls, asp = [], [], []
         for ci, g in glyphs:
             for v in augment(g, rng, n_aug):
-                fs.append(glyph_feature(v))
+                vs.append(v)
                 ls.append(ci)
                 asp.append(math.log(v.shape[1] / v.shape[0]))
-        return np.array(fs, np.float16), np.array(ls, np.int16), np.array(asp, np.float16)
+        fs = glyph_features(vs)
+        return fs.astype(np.float16), np.array(ls, np.int16), np.array(asp, np.float16)
 
     rf, rl, ra = prune(*feats(rank_glyphs, augments), max_sim)
     sf, sl, sa = prune(*feats(suit_glyphs, augments * 2), max_sim)

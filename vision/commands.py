@@ -73,19 +73,32 @@ def register(subparsers: Any) -> None:
 
     watch = subparsers.add_parser(
         "watch",
-        help="turn a video, camera or stream into placed/removed table events",
-        description="SOURCE is a video file, a camera index (0) or a URL. Prints table "
-        "events (FORMATS.md 'Table events').",
+        help="turn a video, camera, stream or photo folder into placed/removed table events",
+        description="SOURCE is a video file, a camera index (0), a stream URL or a folder of "
+        "photos. Prints table events (FORMATS.md 'Table events'), zones from the board "
+        "layout found through its corner QR codes.",
     )
-    watch.add_argument("source", metavar="SOURCE")
+    watch.add_argument("source", metavar="SOURCE",
+                       help="video file, camera index (0), stream URL or photo folder")
     watch.add_argument("--json", action="store_true", help="one JSON event per line")
     watch.add_argument("--deck", metavar="PROFILE", help="a deck profile")
-    watch.add_argument("--layout", metavar="FILE", help="board layout (zones) JSON")
+    watch.add_argument("--layout", metavar="TOML",
+                       help="board layout (default: the bundled calibration/sinbad-board.toml)")
+    watch.add_argument("--no-board", action="store_true",
+                       help="no board: every card is in zone 'table'")
+    watch.add_argument("--calibration", metavar="JSON",
+                       help="saved board calibration of this camera (python -m vision.board "
+                       "calibrate)")
     watch.add_argument(
         "--frames", type=int, default=3, metavar="N",
-        help="frames in a row a card must be seen (or missed) before an event (3)",
+        help="frames a card must be read the same before 'placed' (3); also the frames "
+        "missing before 'removed' unless --missing is given",
     )
-    watch.add_argument("--every", type=int, default=1, metavar="K", help="read every K-th frame")
+    watch.add_argument("--missing", type=int, metavar="M",
+                       help="frames in a row a card must be missing before 'removed'")
+    watch.add_argument("--realtime", action="store_true",
+                       help="play a video file on its own clock, dropping frames like a camera")
+    watch.add_argument("--verbose", action="store_true", help="frames/s on stderr")
     watch.set_defaults(func=run_watch)
 
 

@@ -10,6 +10,7 @@ candidates are merged.  Quads are returned in input-image pixels, clockwise (y d
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import cv2
@@ -42,17 +43,18 @@ def to_bgr(image: np.ndarray) -> np.ndarray | None:
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
     """Four points ordered clockwise on screen (y down), starting nearest the top-left."""
-    pts = np.asarray(pts, np.float32).reshape(4, 2)
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # increasing angle = clockwise on screen
-    start = int(np.argmin(pts[:, 0] + pts[:, 1]))
-    return np.roll(pts, -start, axis=0)
+    p = np.asarray(pts, np.float32).reshape(4, 2)
+    cx, cy = float(p[:, 0].mean()), float(p[:, 1].mean())
+    order = sorted(range(4), key=lambda i: math.atan2(p[i, 1] - cy, p[i, 0] - cx))
+    start = min(range(4), key=lambda k: p[order[k], 0] + p[order[k], 1])
+    return p[[order[(start + k) % 4] for k in range(4)]]
 
 
 def quad_area(q: np.ndarray) -> float:
+    """Signed area; positive for clockwise-on-screen (y down) corners."""
     x, y = q[:, 0], q[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    return 0.5 * float(x[0] * y[1] - x[1] * y[0] + x[1] * y[2] - x[2] * y[1]
+                       + x[2] * y[3] - x[3] * y[2] + x[3] * y[0] - x[0] * y[3])
 
 
 def _line_intersection(l1: np.ndarray, l2: np.ndarray) -> np.ndarray | None:
@@ -100,13 +102,30 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return res
 
 
+def _outline_coverage(c: np.ndarray, quad: np.ndarray, tol: float) -> float:
+    """Share of the quad's outline that runs along the contour (within ``tol`` px)."""
+    pts = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        for t in np.linspace(0.1, 0.9, 8):
+            pts.append(a + (b - a) * t)
+    near = sum(abs(cv2.pointPolygonTest(c, (float(x), float(y)), True)) <= tol for x, y in pts)
+    return near / len(pts)
+
+
 def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
+    """A card-like quad fitted to an outer contour, with its area; or None."""
     area = float(cv2.contourArea(c))
-    if area < cfg.min_card_area * img_area or area > cfg.max_card_area * img_area:
+    if area > cfg.max_card_area * img_area:
         return None
     hull = cv2.convexHull(c)
     hull_area = float(cv2.contourArea(hull))
-    if hull_area <= 0 or area / hull_area < cfg.min_solidity:
+    if hull_area < cfg.min_card_area * img_area:
+        return None
+    # a card whose white border is broken by its picture or index is not solid, but its
+    # outline still runs all around its convex hull
+    solid = area / hull_area >= cfg.min_solidity
+    if not solid and area / hull_area < cfg.min_ring_solidity:
         return None
     peri = cv2.arcLength(hull, True)
     quad = None
@@ -120,16 +139,21 @@ def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
     if quad is None:
         rect = cv2.minAreaRect(c)
         box = cv2.boxPoints(rect).astype(np.float32)
-        if area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
+        if hull_area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
+            return None
+        if solid and area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
             return None
         quad = box
     quad = order_clockwise(quad)
-    quad = order_clockwise(refine_quad(c, quad))
     qa = quad_area(quad)
-    if qa <= 0 or not (0.8 < area / qa < 1.12):
+    if qa <= 0 or not (0.85 < hull_area / qa < 1.12):
+        return None
+    if solid and not (0.8 < area / qa < 1.12):
         return None
     sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
     if sides.min() < 8:
+        return None
+    if not solid and _outline_coverage(c, quad, max(2.0, 0.02 * float(sides.max()))) < 0.85:
         return None
     # opposite sides: perspective may shorten one, but not by much more than half
     if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
@@ -192,11 +216,14 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / max(1e-6, min(quad_area(a), quad_area(b)))
 
 
-def _drop_merged(cands: list[tuple[float, np.ndarray, int]]) -> list[tuple[float, np.ndarray, int]]:
+_Cand = tuple[float, np.ndarray, np.ndarray]  # area, quad, contour
+
+
+def _drop_merged(cands: list[_Cand]) -> list[_Cand]:
     """Drop a candidate that is really two or more touching cards: it holds at least two
     smaller, mutually separate candidates that together fill most of it."""
     out = []
-    for i, (area, q, mi) in enumerate(cands):
+    for i, (area, q, c) in enumerate(cands):
         inside = []
         for a2, q2, _ in cands[i + 1 :]:
             if a2 < 0.8 * area and a2 > 0.15 * area and _overlap(q2, q) > 0.85:
@@ -204,7 +231,7 @@ def _drop_merged(cands: list[tuple[float, np.ndarray, int]]) -> list[tuple[float
                     inside.append(q2)
         if len(inside) >= 2 and sum(quad_area(o) for o in inside) > 0.6 * area:
             continue
-        out.append((area, q, mi))
+        out.append((area, q, c))
     return out
 
 
@@ -214,46 +241,50 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     if min(h, w) < 16:
         return []
     scale = min(1.0, cfg.detect_max_side / max(h, w))
-    small = image if scale >= 1.0 else cv2.resize(
-        image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA
-    )
+    small = image
+    while scale < 0.5 and min(small.shape[:2]) >= 32:
+        small = cv2.pyrDown(small)
+        scale *= 2.0
+    if scale < 1.0:
+        small = cv2.resize(
+            small,
+            (max(1, round(small.shape[1] * scale)), max(1, round(small.shape[0] * scale))),
+            interpolation=cv2.INTER_LINEAR,
+        )
+    scale = small.shape[1] / w
     sh, sw = small.shape[:2]
     img_area = float(sh * sw)
-    cands: list[tuple[float, np.ndarray, int]] = []
+    cands: list[tuple[float, np.ndarray, np.ndarray]] = []
     opener = np.ones((3, 3), np.uint8)
     min_px = cfg.min_card_area * img_area
-    for mi, mask in enumerate(_masks(small, cfg)):
+    for mask in _masks(small, cfg):
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=4)
-        for i in range(1, n):
-            x, y, w, h, a = (int(t) for t in stats[i])
-            if w * h < min_px or a < 0.3 * min_px:
+        # outer boundaries of every component, also of those lying inside another's hole
+        contours, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        if hier is None:
+            continue
+        for c, hh in zip(contours, hier[0], strict=True):
+            if hh[3] != -1 or len(c) < 16:
                 continue
-            roi = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
-            contours, _ = cv2.findContours(
-                roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y)
-            )
-            if not contours:
+            x, y, w, h = cv2.boundingRect(c)
+            if w * h < min_px:
                 continue
-            c = max(contours, key=cv2.contourArea)
             if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
                 continue  # the table itself, framed by the picture's edges
             r = _quad_from_contour(c, cfg, img_area)
             if r is not None:
-                cands.append((r[1], r[0], mi))
+                cands.append((r[1], r[0], c))
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])
     cands = _drop_merged(cands)
     kept: list[np.ndarray] = []
-    for area, q, _ in cands:
-        dup = False
-        for k in kept:
-            if _overlap(q, k) > cfg.max_overlap:
-                dup = True
-                break
-        if not dup:
-            kept.append(q)
+    for _area, q, c in cands:
+        if any(_overlap(q, k) > cfg.max_overlap for k in kept):
+            continue
+        kept.append(q)
+        # corners from straight lines fitted to the sides, once per kept card
+        kept[-1] = order_clockwise(refine_quad(c, q))
     # a kept quad much bigger than the typical card that contains several others is a
     # table/sheet outline, not a card
     if len(kept) >= 3:

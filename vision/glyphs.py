@@ -26,65 +26,80 @@ FEATURE_DIM = 324 + _PIX * _PIX
 MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
 
 
-def _hog(img: np.ndarray) -> np.ndarray:
-    """Histogram of oriented gradients of a GLYPH_SIZE square: 8 px cells, 9 unsigned
-    orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised (324 values)."""
-    f = img.astype(np.float32)
+def _hog(imgs: np.ndarray) -> np.ndarray:
+    """Histograms of oriented gradients of N GLYPH_SIZE squares (N x S x S): 8 px cells,
+    9 unsigned orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised
+    (N x 324)."""
+    f = imgs.astype(np.float32)
+    num = f.shape[0]
     gx = np.zeros_like(f)
     gy = np.zeros_like(f)
-    gx[:, 1:-1] = f[:, 2:] - f[:, :-2]
-    gy[1:-1, :] = f[2:, :] - f[:-2, :]
+    gx[:, :, 1:-1] = f[:, :, 2:] - f[:, :, :-2]
+    gy[:, 1:-1, :] = f[:, 2:, :] - f[:, :-2, :]
     mag = np.sqrt(gx * gx + gy * gy)
     ang = np.arctan2(gy, gx) % np.pi
     pos = ang / (np.pi / 9.0) - 0.5
-    b0 = np.floor(pos).astype(np.int32)
+    b0 = np.floor(pos).astype(np.int64)
     w1 = pos - b0
     b0 %= 9
     b1 = (b0 + 1) % 9
     n = GLYPH_SIZE // 8
-    cell = (np.arange(GLYPH_SIZE) // 8)
-    cid = (cell[:, None] * n + cell[None, :]).reshape(-1)
-    idx = np.concatenate([cid * 9 + b0.reshape(-1), cid * 9 + b1.reshape(-1)])
+    cell = np.arange(GLYPH_SIZE) // 8
+    cid = (cell[:, None] * n + cell[None, :])[None, :, :] * 9
+    base = (np.arange(num) * (n * n * 9))[:, None, None]
+    idx = np.concatenate([(base + cid + b0).reshape(-1), (base + cid + b1).reshape(-1)])
     wts = np.concatenate([(mag * (1 - w1)).reshape(-1), (mag * w1).reshape(-1)])
-    hist = np.bincount(idx, weights=wts, minlength=n * n * 9).astype(np.float32)
-    hist = hist.reshape(n, n, 9)
+    hist = np.bincount(idx, weights=wts, minlength=num * n * n * 9).astype(np.float32)
+    hist = hist.reshape(num, n, n, 9)
     blocks = np.stack(
-        [hist[:-1, :-1], hist[:-1, 1:], hist[1:, :-1], hist[1:, 1:]], axis=2
-    ).reshape((n - 1) * (n - 1), 36)
-    blocks = blocks / (np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-3)
+        [hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=3
+    ).reshape(num, (n - 1) * (n - 1), 36)
+    blocks = blocks / (np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3)
     blocks = np.minimum(blocks, 0.2)
-    blocks = blocks / (np.linalg.norm(blocks, axis=1, keepdims=True) + 1e-3)
-    return blocks.reshape(-1)
+    blocks = blocks / (np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3)
+    return blocks.reshape(num, -1)
 
 
-def glyph_feature(mask: np.ndarray) -> np.ndarray:
-    """A unit-length feature of one glyph.
-
-    ``mask`` is a 2-D array, ink > 0 (uint8 0/255 or float 0..1), already cut to the glyph's
-    bounding box (a little margin does not matter).  The glyph is stretched to a square so the
-    feature describes shape, not width; the width/height ratio is compared separately.
-    """
+def _square(mask: np.ndarray) -> np.ndarray:
     m = mask.astype(np.float32)
-    if m.max() > 1.0:
+    if m.size and m.max() > 1.0:
         m = m / 255.0
     h, w = m.shape
     pad = max(1, int(round(0.08 * max(h, w))))
     m = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
     inter = cv2.INTER_AREA if max(h, w) > GLYPH_SIZE else cv2.INTER_LINEAR
-    sq = cv2.resize(m, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter)
+    return cv2.resize(m, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter)
+
+
+def glyph_features(masks: list[np.ndarray]) -> np.ndarray:
+    """Unit-length features of glyphs (N x FEATURE_DIM).
+
+    Each mask is a 2-D array, ink > 0 (uint8 0/255 or float 0..1), already cut to the
+    glyph's bounding box (a little margin does not matter).  The glyph is stretched to a
+    square so the feature describes shape, not width; the width/height ratio is compared
+    separately.
+    """
+    if not masks:
+        return np.zeros((0, FEATURE_DIM), np.float32)
+    sq = np.stack([_square(m) for m in masks])
     img = np.clip(sq * 255.0, 0, 255).astype(np.uint8)
     hog = _hog(img)
-    pix = cv2.resize(sq, (_PIX, _PIX), interpolation=cv2.INTER_AREA).reshape(-1)
-    pix = pix - pix.mean()
-    pn = float(np.linalg.norm(pix))
-    if pn > 1e-6:
-        pix = pix / pn
-    hn = float(np.linalg.norm(hog))
-    if hn > 1e-6:
-        hog = hog / hn
-    feat = np.concatenate([hog * 0.8, pix * 0.6]).astype(np.float32)
-    n = float(np.linalg.norm(feat))
-    return feat / n if n > 1e-6 else feat
+    num = sq.shape[0]
+    k = GLYPH_SIZE // _PIX
+    pix = sq.reshape(num, _PIX, k, _PIX, k).mean(axis=(2, 4)).reshape(num, -1)
+    pix = pix - pix.mean(axis=1, keepdims=True)
+    pn = np.linalg.norm(pix, axis=1, keepdims=True)
+    pix = np.where(pn > 1e-6, pix / np.maximum(pn, 1e-6), pix)
+    hn = np.linalg.norm(hog, axis=1, keepdims=True)
+    hog = np.where(hn > 1e-6, hog / np.maximum(hn, 1e-6), hog)
+    feat = np.concatenate([hog * 0.8, pix * 0.6], axis=1).astype(np.float32)
+    n = np.linalg.norm(feat, axis=1, keepdims=True)
+    return np.where(n > 1e-6, feat / np.maximum(n, 1e-6), feat).astype(np.float32)
+
+
+def glyph_feature(mask: np.ndarray) -> np.ndarray:
+    """The feature of one glyph (see :func:`glyph_features`)."""
+    return glyph_features([mask])[0]
 
 
 @dataclass

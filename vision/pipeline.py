@@ -32,6 +32,7 @@ from vision.glyphs import (
     Exemplars,
     builtin_model,
     glyph_feature,
+    glyph_features,
     side_notch,
 )
 
@@ -67,6 +68,7 @@ class RecognizerConfig:
     min_card_area: float = 0.004  # of the (scaled) frame
     max_card_area: float = 0.9
     min_solidity: float = 0.88
+    min_ring_solidity: float = 0.3  # a less solid blob must outline its whole hull
     min_rectangularity: float = 0.85
     max_side_ratio: float = 2.2
     min_aspect: float = 0.35
@@ -104,9 +106,10 @@ class RecognizerConfig:
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
-    portrait_prior: float = 0.03
+    centre_below: float = 0.9  # the centre is looked at when the corners alone are less sure
+    portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
-    max_hypotheses: int = 2  # glyph cut-outs tried per corner  # bonus for the interpretation whose short side is on top
+    max_hypotheses: int = 2  # glyph cut-outs tried per corner
     max_alternatives: int = 4
 
 
@@ -185,6 +188,14 @@ class CornerRead:
         return float(self.rank_scores.max() + self.suit_scores.max())
 
 
+def _has_colour(image: np.ndarray) -> bool:
+    if image.ndim != 3 or image.shape[2] < 3:
+        return False
+    sub = image[::7, ::7, :3].astype(np.int16)
+    return bool(np.abs(sub[:, :, 0] - sub[:, :, 1]).max() > 2
+                or np.abs(sub[:, :, 1] - sub[:, :, 2]).max() > 2)
+
+
 class _Pyramid:
     """The frame at halving resolutions, made when first needed."""
 
@@ -197,7 +208,10 @@ class _Pyramid:
         return self.levels[i]
 
 
-def _components(mask: np.ndarray):
+_Glyphs = tuple[np.ndarray, float, np.ndarray, float, "float | None"]
+
+
+def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return n, labels, stats
 
@@ -209,6 +223,7 @@ class IndexReader:
         self.cfg = cfg
         self.profile = profile
         self.model = builtin_model()
+        self.colour = True  # False while reading a grey picture: no red/black evidence
         w, h = cfg.crop_size
         self.pw = int(round(cfg.index_window[0] * w))
         self.ph = int(round(cfg.index_window[1] * h))
@@ -220,28 +235,31 @@ class IndexReader:
         return np.ones((1, n), np.uint8)
 
     # -- glyph extraction
-    def glyphs(self, patch: np.ndarray) -> list[tuple[np.ndarray, float, np.ndarray, float, float | None]]:
+    def glyphs(self, patch: np.ndarray) -> list[_Glyphs]:
         """Candidate (rank mask, rank aspect, suit mask, suit aspect, redness) cut-outs."""
         cfg = self.cfg
         H = cfg.crop_size[1]
         v = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-        paper = float(np.percentile(v, cfg.paper_percentile))
+        paper = _percentile(v, cfg.paper_percentile)
         if paper < 60:
             return []
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = (v < thr).astype(np.uint8)
-        # long straight lines (the frame of a face card's picture, a panel's border) are
-        # not glyphs; cut them out so that a glyph touching one survives
-        L = max(9, int(cfg.line_length * H))
-        lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._vk(L)) | cv2.morphologyEx(
-            mask, cv2.MORPH_OPEN, self._hk(L)
-        )
-        if lines.any():
-            mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
         m = max(2, int(0.008 * H))
         mask[:m, :] = 0
         mask[:, :m] = 0
         n, labels, stats = _components(mask)
+        # long straight lines (the frame of a face card's picture, a panel's border) are
+        # not glyphs; where a component is that long, cut the lines out so that a glyph
+        # touching one survives
+        L = max(9, int(cfg.line_length * H))
+        if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
+            lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._vk(L)) | cv2.morphologyEx(
+                mask, cv2.MORPH_OPEN, self._hk(L)
+            )
+            if lines.any():
+                mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+                n, labels, stats = _components(mask)
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
@@ -266,7 +284,8 @@ class IndexReader:
         ]
         starts.sort(key=lambda c: c[2] + 0.5 * c[1])
         out = []
-        for st in starts[:3]:
+        paper_col: np.ndarray | None = None
+        for st in starts[: cfg.max_hypotheses]:
             rank = [st]
             x0, y0, x1, y1 = st[1], st[2], st[1] + st[3], st[2] + st[4]
             changed = True
@@ -318,30 +337,18 @@ class IndexReader:
                     continue
                 if c[1] >= sx0 and c[1] + c[3] <= sx1 and c[2] >= sy0 and c[2] + c[4] <= sy1:
                     suit_ids.append(c[0])
-            rl = labels[y0:y1, x0:x1]
-            rmask = np.isin(rl, [c[0] for c in rank]).astype(np.uint8) * 255
-            sl = labels[sy0:sy1, sx0:sx1]
-            smask = np.isin(sl, suit_ids).astype(np.uint8) * 255
-            red = self._redness(patch, labels, [c[0] for c in rank] + suit_ids,
-                                (min(x0, sx0), y0, max(x1, sx1), sy1), v > thr)
+            rmask = _label_mask(labels[y0:y1, x0:x1], [c[0] for c in rank])
+            smask = _label_mask(labels[sy0:sy1, sx0:sx1], suit_ids)
+            red = None
+            if self.colour:
+                if paper_col is None:
+                    paper_col = _paper_colour(patch, v, thr)
+                red = _redness(patch[sy0:sy1, sx0:sx1], smask, paper_col)
             out.append(
                 (rmask, math.log((x1 - x0) / max(1, rh)), smask,
                  math.log((sx1 - sx0) / max(1, sy1 - sy0)), red)
             )
         return out
-
-    def _redness(self, patch, labels, ids, box, paper_mask) -> float | None:
-        x0, y0, x1, y1 = box
-        sub = patch[y0:y1, x0:x1].astype(np.float32)
-        ink = np.isin(labels[y0:y1, x0:x1], ids)
-        if ink.sum() < 4:
-            return None
-        pm = paper_mask
-        if pm.sum() < 10:
-            return None
-        paper_col = patch[pm].reshape(-1, 3).astype(np.float32).mean(axis=0) + 1.0
-        col = sub[ink].mean(axis=0) / paper_col  # B, G, R relative to paper
-        return float(col[2] - max(col[0], col[1]))
 
     # -- scoring
     def read_patch(
@@ -363,8 +370,8 @@ class IndexReader:
         out: list[CornerRead | None] = [None] * len(patches)
         if not cands:
             return out
-        rf = np.stack([glyph_feature(g[0]) for _, g in cands])
-        sf = np.stack([glyph_feature(g[2]) for _, g in cands])
+        feats = glyph_features([g[0] for _, g in cands] + [g[2] for _, g in cands])
+        rf, sf = feats[: len(cands)], feats[len(cands) :]
         ra = np.array([g[1] for _, g in cands], np.float32)
         sa = np.array([g[3] for _, g in cands], np.float32)
         rs = self._scores(self.model.ranks, rf, ra, len(RANK_CLASSES),
@@ -410,8 +417,9 @@ class Recognizer:
 
     # -- detection
     def find_cards(self, image: np.ndarray) -> list[CardQuad]:
+        """Cards found in ``image`` (detection only): corners and rectified crops."""
         bgr = to_bgr(image)
-        if bgr is None:
+        if bgr is None or min(bgr.shape[:2]) < 8:
             return []
         try:
             quads = detect_quads(bgr, self.config)
@@ -420,25 +428,37 @@ class Recognizer:
         return [CardQuad(q, bgr, self.config.crop_size) for q in quads]
 
     # -- reading
-    def read(self, image: np.ndarray) -> list[CardReading]:
+    def prepare(self, image: np.ndarray) -> _Pyramid | None:
+        """The picture as a BGR pyramid (None if it is no picture); notes whether it has
+        colour at all (a grey picture gives no red/black evidence)."""
         bgr = to_bgr(image)
-        if bgr is None:
-            return []
+        if bgr is None or min(bgr.shape[:2]) < 8:
+            return None
+        self.reader.colour = _has_colour(image)
+        return _Pyramid(bgr)
+
+    def read(self, image: np.ndarray) -> list[CardReading]:
+        """Every card found in ``image`` (BGR or grey uint8, any size), read or abstained."""
         try:
-            quads = detect_quads(bgr, self.config)
+            pyr = self.prepare(image)
+            if pyr is None:
+                return []
+            quads = detect_quads(pyr.levels[0], self.config)
+            return [self.read_quad(pyr, q) for q in quads]
         except cv2.error:
             return []
-        pyr = _Pyramid(bgr)
-        return [self.read_quad(pyr, q) for q in quads]
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
         """Read an image that is one card filling the frame (a cell of a deck sheet)."""
-        bgr = to_bgr(crop)
-        if bgr is None:
+        try:
+            pyr = self.prepare(crop)
+            if pyr is None:
+                return CardReading(None, (), 0.0)
+            h, w = pyr.levels[0].shape[:2]
+            quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+            return self.read_quad(pyr, quad)
+        except cv2.error:
             return CardReading(None, (), 0.0)
-        h, w = bgr.shape[:2]
-        quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-        return self.read_quad(_Pyramid(bgr), quad)
 
     def interpretations(
         self, pyr: _Pyramid, quad: np.ndarray, target: tuple[int, int] | None = None
@@ -501,8 +521,11 @@ class Recognizer:
         corners = tuple((float(x), float(y)) for x, y in best.corners)
         if not best.reads:
             return CardReading(None, corners, 0.0)
-        centre = self.centre(pyr, best.corners) if self.config.use_centre else None
-        return self.decide(best.reads, corners, centre)
+        reading = self.decide(best.reads, corners)
+        if self.config.use_centre and reading.confidence < self.config.centre_below:
+            centre = self.centre(pyr, best.corners)
+            reading = self.decide(best.reads, corners, centre)
+        return reading
 
     # -- the middle of the card: pips or a picture
     def centre(self, pyr: _Pyramid, corners: np.ndarray) -> Centre | None:
@@ -565,6 +588,39 @@ def _margin_conf(margin: float, best: float, need: float, floor: float) -> float
     if margin < need:
         return 0.5 * max(0.0, margin) / need
     return 0.5 + 0.5 * min(1.0, (margin - need) / (3 * need))
+
+
+def _label_mask(labels: np.ndarray, ids: list[int]) -> np.ndarray:
+    m = labels == ids[0]
+    for i in ids[1:]:
+        m |= labels == i
+    return m.astype(np.uint8) * 255
+
+
+def _percentile(gray: np.ndarray, q: float) -> float:
+    flat = gray[::2, ::2].reshape(-1)
+    k = min(len(flat) - 1, max(0, int(len(flat) * q / 100.0)))
+    return float(np.partition(flat, k)[k])
+
+
+def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray | None:
+    """Mean BGR colour of the paper (pixels lighter than the ink threshold)."""
+    sub = img[::3, ::3]
+    sel = gray[::3, ::3] > thr
+    if int(sel.sum()) < 10:
+        return None
+    return sub[sel].astype(np.float32).mean(axis=0) + 1.0
+
+
+def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> float | None:
+    """How red the ink is, relative to the paper's colour: ~0 black, > 0.2 red."""
+    if paper is None or img.ndim != 3:
+        return None
+    sel = ink > 0
+    if int(sel.sum()) < 4:
+        return None
+    col = img[sel].astype(np.float32).mean(axis=0) / paper  # B, G, R relative to paper
+    return float(col[2] - max(col[0], col[1]))
 
 
 def adjust_suit_scores(
@@ -634,7 +690,7 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
     """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture."""
     H, W = crop.shape[:2]
     v = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    paper = float(np.percentile(v, 90))
+    paper = _percentile(v, 90)
     if paper < 60:
         return Centre("unknown")
     thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
@@ -706,7 +762,7 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
             continue
         m = (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255
         feats.append((glyph_feature(m), float(np.log(w / h))))
-        pip_masks.append(m)
+        pip_masks.append((m, (x, y, w, h)))
     scores = None
     if feats:
         f = np.stack([t[0] for t in feats])
@@ -717,8 +773,11 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
             t = prof.suits.class_scores(f, a, len(SUIT_CLASSES), cfg.aspect_weight)
             sc = np.maximum(sc, np.where(t > -1, t + cfg.profile_bonus, -1))
         scores = sc.mean(axis=0)
-        red = reader._redness(crop, labels, [p[0] for p in same], (0, 0, W, H), mask == 0)
-        adjust_suit_scores(scores, pip_masks[0], red, cfg)
+        m0, (px, py, pw_, ph_) = pip_masks[0]
+        red = None
+        if reader.colour:
+            red = _redness(crop[py : py + ph_, px : px + pw_], m0, _paper_colour(crop, v, thr))
+        adjust_suit_scores(scores, m0, red, cfg)
     return Centre("pips", len(same), scores)
 
 

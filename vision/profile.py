@@ -74,6 +74,18 @@ class DeckProfile:
         """Learn one more photo of ``card``; False if no index could be found in it."""
         return _Learner(config).add(self, image, card)
 
+    @classmethod
+    def merge(cls, profiles: Iterable[DeckProfile], name: str = "") -> DeckProfile:
+        """One profile holding everything the given ones learnt."""
+        out = cls(name=name)
+        for p in profiles:
+            out.ranks.extend(p.ranks.feats, p.ranks.labels, p.ranks.aspects)
+            out.suits.extend(p.suits.feats, p.suits.labels, p.suits.aspects)
+            out.cards.extend(p.cards)
+            out.skipped.extend(p.skipped)
+            out.name = out.name or p.name
+        return out
+
     # -- files
     def save(self, path: str | os.PathLike[str]) -> None:
         meta = {
@@ -100,7 +112,7 @@ class DeckProfile:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> DeckProfile:
         try:
-            with np.load(path, allow_pickle=False) as z:
+            with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 if meta.get("format") != PROFILE_FORMAT:
                     raise DeckProfileError(f"{path}: not a deck profile")
@@ -143,14 +155,11 @@ class _Learner:
         self.rec = Recognizer(config)
 
     def add(self, prof: DeckProfile, image: np.ndarray, card: Card) -> bool:
-        from vision.detect import to_bgr
-        from vision.pipeline import _Pyramid
-
-        bgr = to_bgr(image)
         target = (RANK_CLASSES.index(card.rank), SUIT_CLASSES.index(card.suit.letter))
         best = None
-        if bgr is not None and min(bgr.shape[:2]) >= 16:
-            pyr = _Pyramid(bgr)
+        pyr = self.rec.prepare(image) if isinstance(image, np.ndarray) else None
+        if pyr is not None and min(pyr.levels[0].shape[:2]) >= 16:
+            bgr = pyr.levels[0]
             quads = [cq.corners for cq in self.rec.find_cards(bgr)]
             h, w = bgr.shape[:2]
             whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)

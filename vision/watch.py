@@ -1,44 +1,88 @@
-"""``companion watch SOURCE``: a video, camera or stream turned into table events.
+"""``companion watch SOURCE``: a camera, video, phone stream or photo folder -> table events.
 
-Each frame read goes through :class:`vision.identify.FrameReader`; what it sees (playing cards
-by code, printed cards by QR text) is placed in a zone of the board layout and fed to a
-:class:`Stabilizer`, which only reports a card *placed* after it has been seen in N frames in
-a row, and *removed* after it has been missing for N frames in a row, so that one misread or
-a hand passing over the table changes nothing. Events follow FORMATS.md "Table events".
+    for event in watch_events("table.avi"):        # or 0, or "http://phone:8080/video"
+        print(event)  # {"t": 12.4, "event": "placed", "card": "QH", "zone": "path:2", ...}
 
-Board layout (optional, ``--layout``): JSON ``{"zones": [{"name": "path:1", "polygon":
-[[x, y], ...]}]}`` in frame pixels. Without one every card is in zone ``"table"``.
+Each frame goes through :class:`vision.identify.FrameReader` (playing cards by code, printed
+cards by QR text). The board's corner QR codes give the frame->board homography
+(:mod:`vision.board`; the last good one, or a saved calibration, when they are covered), so
+each card's centre falls in a zone of the layout. The :class:`Stabilizer` follows each card
+position over frames and only reports it *placed* once the same identity in the same zone has
+been read in N frames, and *removed* once it has been missing from M frames in a row, so
+that a misread, an identity flickering between two readings or a hand passing over the table
+changes nothing. Events follow FORMATS.md "Table events".
+
+Pace: a camera or stream is read in a background thread and the newest frame is taken each
+time the recognizer is free (older frames are dropped, never queued). A video file or photo
+folder is read frame by frame as fast as the recognizer goes (deterministic), or, with
+``pace="realtime"``, on the video's own clock and dropping frames like a camera.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vision.board import (
+    DEFAULT_LAYOUT,
+    FIDUCIAL_PREFIX,
+    OFF_ZONE,
+    BoardTracker,
+    Calibration,
+    CalibrationError,
+    HomographyConfig,
+    HomographyFit,
+    Layout,
+    LayoutError,
+    load_calibration,
+    load_layout,
+)
+from vision.sources import CameraThread, FrameSource, SourceConfig, SourceError, open_source
+
 Point = tuple[float, float]
+
+__all__ = [
+    "Observation", "Stabilizer", "StabilizerConfig", "TableEvent", "WatchConfig",
+    "WATCH_ERRORS", "observations", "watch_events",
+]
+
+# What watch_events raises for a source, layout or calibration it cannot use.
+WATCH_ERRORS = (SourceError, LayoutError, CalibrationError)
+
+
+# -- values ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Observation:
-    """One thing seen in one frame: a card code or a QR text, in a zone."""
+    """One thing seen in one frame.
 
-    kind: str  # "card" or "code"
-    value: str
+    ``kind`` is "card" (a playing card, ``value`` its code), "code" (a printed card, ``value``
+    its QR text) or "unread" (a card-shaped quad the recognizer could not name: evidence that
+    a card is still there, never of which). ``centre`` and ``size`` are frame pixels.
+    """
+
+    kind: str
+    value: str | None
     zone: str
     confidence: float = 1.0
+    centre: Point = (0.0, 0.0)
+    size: float = 0.0
 
 
 @dataclass(frozen=True)
 class TableEvent:
     t: float
     event: str  # "placed" or "removed"
-    kind: str
+    kind: str  # "card" or "code"
     value: str
     zone: str
     confidence: float | None = None
@@ -51,86 +95,108 @@ class TableEvent:
         return out
 
 
+# -- stabilizer ------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class StabilizerConfig:
-    # Frames in a row a thing must be seen before "placed", or missed before "removed".
-    frames: int = 3
+    # Frames a card must be read as the same identity in the same zone before "placed"
+    # (frames in which it is seen but not read neither count nor break the run).
+    place_frames: int = 3
+    # Frames in a row a placed card must be missing before "removed": a hand passing over
+    # the table hides cards for a few frames.
+    remove_frames: int = 5
+    # An observation continues a track when its centre is closer than this fraction of the
+    # card's size (square root of its area) to the track's.
+    match_distance: float = 0.6
+    # Readings averaged into a placed card's confidence (the most recent of the run).
+    confidence_window: int = 8
+
+
+Identity = tuple[str, str, str]  # (kind, value, zone)
 
 
 @dataclass
 class _Track:
-    seen: int = 0
+    """One card position followed over frames."""
+
+    centre: Point
+    size: float
+    candidate: Identity | None = None
+    run: int = 0
+    confidences: list[float] = field(default_factory=list)
+    placed: Identity | None = None
     missed: int = 0
-    placed: bool = False
-    confidence: float = 0.0
 
 
 @dataclass
 class Stabilizer:
-    """Hysteresis over frames (mutable: it is the running state of one source)."""
+    """Hysteresis over frames (mutable: the running state of one source)."""
 
     config: StabilizerConfig = field(default_factory=StabilizerConfig)
-    tracks: dict[tuple[str, str, str], _Track] = field(default_factory=dict)
+    tracks: list[_Track] = field(default_factory=list)
 
     def update(self, t: float, seen: Sequence[Observation]) -> list[TableEvent]:
-        n = max(1, self.config.frames)
-        events: list[TableEvent] = []
-        now = {(o.kind, o.value, o.zone): o for o in seen}
-        for key, obs in now.items():
-            track = self.tracks.setdefault(key, _Track())
-            track.seen += 1
+        """Feed one frame's observations; the events it completes (removals first)."""
+        cfg = self.config
+        place_n, remove_n = max(1, cfg.place_frames), max(1, cfg.remove_frames)
+        matched: set[int] = set()
+        removed: list[TableEvent] = []
+        placed: list[TableEvent] = []
+        # Named cards claim tracks first; unread quads only keep an existing track alive.
+        ordered = sorted(seen, key=lambda o: (o.kind == "unread", -o.confidence))
+        for obs in ordered:
+            i = self._nearest(obs, matched)
+            if i is None:
+                if obs.kind == "unread" or obs.value is None:
+                    continue
+                self.tracks.append(_Track(obs.centre, obs.size))
+                i = len(self.tracks) - 1
+            matched.add(i)
+            track = self.tracks[i]
             track.missed = 0
-            track.confidence = max(track.confidence, obs.confidence)
-            if not track.placed and track.seen >= n:
-                track.placed = True
-                events.append(TableEvent(t, "placed", *key, track.confidence))
-        for key, track in list(self.tracks.items()):
-            if key in now:
+            track.centre = obs.centre
+            if obs.size > 0:
+                track.size = obs.size
+            if obs.kind == "unread" or obs.value is None:
                 continue
-            track.missed += 1
-            track.seen = 0
-            if track.placed and track.missed >= n:
-                events.append(TableEvent(t, "removed", *key))
-                del self.tracks[key]
-            elif not track.placed and track.missed >= n:
-                del self.tracks[key]
-        return events
+            ident: Identity = (obs.kind, obs.value, obs.zone)
+            if ident != track.candidate:
+                track.candidate, track.run, track.confidences = ident, 0, []
+            track.run += 1
+            track.confidences = (track.confidences + [obs.confidence])[-cfg.confidence_window:]
+            if track.run >= place_n and track.placed != ident:
+                if track.placed is not None:
+                    removed.append(TableEvent(t, "removed", *track.placed))
+                track.placed = ident
+                conf = sum(track.confidences) / len(track.confidences)
+                placed.append(TableEvent(t, "placed", *ident, conf))
+        keep: list[_Track] = []
+        for i, track in enumerate(self.tracks):
+            if i not in matched:
+                track.missed += 1
+                if track.placed is None and track.missed >= place_n:
+                    continue  # never reported: forget it quietly
+                if track.placed is not None and track.missed >= remove_n:
+                    removed.append(TableEvent(t, "removed", *track.placed))
+                    continue
+            keep.append(track)
+        self.tracks = keep
+        return removed + placed
+
+    def _nearest(self, obs: Observation, taken: set[int]) -> int | None:
+        best, best_d = None, math.inf
+        for i, track in enumerate(self.tracks):
+            if i in taken:
+                continue
+            d = math.dist(obs.centre, track.centre)
+            limit = self.config.match_distance * max(track.size, obs.size, 1.0)
+            if d <= limit and d < best_d:
+                best, best_d = i, d
+        return best
 
 
-@dataclass(frozen=True)
-class Zone:
-    name: str
-    polygon: tuple[Point, ...]
-
-
-def load_layout(path: str | Path) -> tuple[Zone, ...]:
-    """Zones from a board layout JSON file (see the module docstring)."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-        zones = tuple(
-            Zone(str(z["name"]), tuple((float(x), float(y)) for x, y in z["polygon"]))
-            for z in data["zones"]
-        )
-    except FileNotFoundError:
-        raise ValueError(f"{p}: no such layout file") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(
-            f"{p}: not a board layout ({type(exc).__name__}: {exc}); expected "
-            '{"zones": [{"name": ..., "polygon": [[x, y], ...]}]}'
-        ) from None
-    return zones
-
-
-def zone_of(point: Point, zones: Sequence[Zone]) -> str:
-    import cv2
-    import numpy as np
-
-    for zone in zones:
-        contour = np.asarray(zone.polygon, np.float32).reshape(-1, 1, 2)
-        if len(zone.polygon) >= 3 and cv2.pointPolygonTest(contour, point, False) >= 0:
-            return zone.name
-    return "table" if not zones else "off-board"
+# -- frames to observations ------------------------------------------------------------------
 
 
 def _centre(corners: Sequence[Sequence[float]]) -> Point:
@@ -139,65 +205,226 @@ def _centre(corners: Sequence[Sequence[float]]) -> Point:
     return (sum(xs) / len(xs), sum(ys) / len(ys)) if xs else (0.0, 0.0)
 
 
-def observations(result: Any, zones: Sequence[Zone]) -> list[Observation]:
+def _size(corners: Sequence[Sequence[float]]) -> float:
+    pts = [(float(p[0]), float(p[1])) for p in corners]
+    if len(pts) < 3:
+        return 0.0
+    s = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1],
+                                                              strict=True))
+    return math.sqrt(abs(s) / 2.0)
+
+
+def _zone(fit: HomographyFit | None, layout: Layout | None, point: Point) -> str:
+    if fit is None or layout is None or not fit:
+        return OFF_ZONE
+    (bx, by), = fit.to_board([point])
+    return layout.zone_at((bx, by))
+
+
+def observations(result: Any, fit: HomographyFit | None = None,
+                 layout: Layout | None = None) -> list[Observation]:
+    """What a :class:`~vision.identify.IdentifyResult` shows, placed in the board's zones.
+
+    Board fiducials are not observations (they are the board, not cards on it).
+    """
     out = []
     for card in result.cards:
+        c, s = _centre(card.corners), _size(card.corners)
         if card.card is not None:
-            out.append(Observation("card", card.card.code, zone_of(_centre(card.corners), zones),
-                                   card.confidence))
+            out.append(Observation("card", card.card.code, _zone(fit, layout, c),
+                                   float(card.confidence), c, s))
+        else:
+            out.append(Observation("unread", None, _zone(fit, layout, c), 0.0, c, s))
     for code in result.codes:
-        out.append(Observation("code", code.data, zone_of(code.centre, zones)))
+        if code.data.startswith(FIDUCIAL_PREFIX):
+            continue
+        c = code.centre
+        # A printed card is about 1.4 times its code's size; tracks compare card sizes.
+        out.append(Observation("code", code.data, _zone(fit, layout, c), 1.0, c,
+                               1.4 * _size(code.corners)))
     return out
 
 
-def frames(source: str, every: int) -> Iterator[tuple[float, Any]]:
-    """(seconds since start, frame) from a video file, camera index or URL."""
+# -- the watch loop --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WatchConfig:
+    """Tunables of ``watch_events``; each stage keeps its own config."""
+
+    stabilizer: StabilizerConfig = field(default_factory=StabilizerConfig)
+    source: SourceConfig = field(default_factory=SourceConfig)
+    homography: HomographyConfig = field(default_factory=HomographyConfig)
+    deck: str | None = None
+    # A saved board calibration (python -m vision.board calibrate) for frames whose corner
+    # codes are covered; None uses none.
+    calibration: str | None = None
+    # "auto": cameras and streams give their newest frame, files every frame at the
+    # recognizer's pace; "realtime": files too follow their clock and drop frames;
+    # "every": every frame of any source (a slow reader makes a camera lag).
+    pace: str = "auto"
+    # Frames read before cards are reported while the board has not been found, so that the
+    # first frames (auto-exposure settling) do not put every card in zone "table".
+    board_wait_frames: int = 3
+    # Print frames/s on stderr every this many seconds (0: never).
+    report_every: float = 0.0
+    # Without a board layout every card is in zone "table".
+    use_board: bool = True
+
+
+def watch_events(
+    source: str | int | Path,
+    *,
+    layout: str | Path | Layout | None = None,
+    config: WatchConfig | None = None,
+    stop: threading.Event | None = None,
+) -> Iterator[dict[str, object]]:
+    """Table events (FORMATS.md dicts) from a camera index, video file, URL or photo folder.
+
+    The source, layout, calibration and recognizer are opened before this returns, so a
+    missing camera or a broken layout raises here (:class:`~vision.sources.SourceError`,
+    :class:`~vision.board.LayoutError`, :class:`~vision.board.CalibrationError`, all
+    ``ValueError``), with a message to show, rather than at the first ``next()``.
+    ``stop`` (a ``threading.Event``) ends the iteration between frames.
+    """
+    cfg = config or WatchConfig()
+    if cfg.pace not in ("auto", "realtime", "every"):
+        raise ValueError(f"pace {cfg.pace!r}: expected 'auto', 'realtime' or 'every'")
+    board: Layout | None = None
+    calibration: Calibration | None = None
+    if cfg.use_board:
+        board = layout if isinstance(layout, Layout) else load_layout(layout or DEFAULT_LAYOUT)
+        if cfg.calibration:
+            calibration = load_calibration(cfg.calibration, board)
+    from vision.identify import FrameReader
+
+    reader = FrameReader(deck=cfg.deck)
+    src_cfg = cfg.source
+    if cfg.pace == "realtime" and not src_cfg.file_realtime:
+        src_cfg = SourceConfig(src_cfg.photo_interval, src_cfg.live_timeout,
+                               src_cfg.camera_size, file_realtime=True)
+    src = open_source(source, src_cfg)
+    return _events(src, reader, board, calibration, cfg, stop)
+
+
+def _events(src: FrameSource, reader: Any, board: Layout | None,
+            calibration: Calibration | None, cfg: WatchConfig,
+            stop: threading.Event | None) -> Iterator[dict[str, object]]:
     import cv2
 
-    target: int | str = int(source) if source.isdigit() else source
-    if isinstance(target, str) and "://" not in target and not Path(target).exists():
-        raise ValueError(f"{source}: no such video file")
-    cap = cv2.VideoCapture(target)
-    if not cap.isOpened():
-        raise ValueError(f"{source}: cannot be opened as a video, camera or stream")
-    fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
-    live = isinstance(target, int) or "://" in str(target) or fps <= 0
-    start = time.monotonic()
-    index = 0
+    cv2.setNumThreads(1)
+    every = cfg.pace == "every" or (cfg.pace == "auto" and not src.live)
+    cam = CameraThread(src, "every" if every else "newest").start()
+    tracker = BoardTracker(board, calibration, cfg.homography) if board is not None else None
+    stab = Stabilizer(cfg.stabilizer)
+    stats = _Stats(cfg.report_every)
+    frames_seen = 0
+    board_found = False
+    failures = 0
+    last_frame = time.monotonic()
     try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                return
-            if index % max(1, every) == 0:
-                t = time.monotonic() - start if live else index / fps
-                yield t, frame
-            index += 1
+        while stop is None or not stop.is_set():
+            frame = cam.get(timeout=0.25)
+            if frame is None:
+                if cam.ended:
+                    break
+                if src.live and time.monotonic() - last_frame > cfg.source.live_timeout:
+                    _warn(f"{src.name}: no frame for {cfg.source.live_timeout:g} s; stopping")
+                    break
+                continue
+            last_frame = time.monotonic()
+            start = time.perf_counter()
+            try:
+                result = reader.read(frame.image)
+            except Exception as exc:  # one bad frame must not end a game night
+                failures += 1
+                if failures in (1, 10, 100):
+                    _warn(f"{src.name}: frame {frame.index} could not be read "
+                          f"({type(exc).__name__}: {exc}); skipping ({failures} so far)")
+                continue
+            fit = None
+            if tracker is not None:
+                h, w = frame.image.shape[:2]
+                fit = tracker.update(((c.data, c.corners) for c in result.codes), (w, h))
+                board_found = board_found or bool(fit)
+            frames_seen += 1
+            stats.frame(time.perf_counter() - start, cam, fit)
+            if tracker is not None and not board_found and frames_seen <= cfg.board_wait_frames:
+                continue
+            for event in stab.update(frame.t, observations(result, fit, board)):
+                yield event.to_json()
+        if cam.error:
+            _warn(cam.error)
     finally:
-        cap.release()
+        cam.stop()
+        stats.close(cam)
+
+
+class _Stats:
+    """Frames/s on stderr, for --verbose."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.t0 = self.last = time.monotonic()
+        self.processed = self.since = 0
+        self.busy = 0.0
+        self.fit_reason = ""
+
+    def frame(self, seconds: float, cam: CameraThread, fit: HomographyFit | None) -> None:
+        self.processed += 1
+        self.since += 1
+        self.busy += seconds
+        if fit is not None:
+            self.fit_reason = f"board: {fit.source}" + (f" ({fit.reason})" if fit.reason else "")
+        now = time.monotonic()
+        if self.every > 0 and now - self.last >= self.every:
+            rate = self.since / (now - self.last)
+            _warn(f"watch: {rate:.1f} frames/s processed, {cam.read_count} read, "
+                  f"{cam.dropped} dropped, {1000 * self.busy / max(1, self.processed):.0f} "
+                  f"ms/frame; {self.fit_reason}")
+            self.last, self.since = now, 0
+
+    def close(self, cam: CameraThread) -> None:
+        if self.every > 0 and self.processed:
+            span = max(1e-6, time.monotonic() - self.t0)
+            _warn(f"watch: {self.processed} frames in {span:.1f} s "
+                  f"({self.processed / span:.1f} frames/s), {cam.dropped} dropped")
+
+
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# -- command line ----------------------------------------------------------------------------
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
-    from vision.identify import FrameReader, RecognizerUnavailableError
+    from vision.identify import RecognizerUnavailableError
     from vision.qr import ZbarMissingError
 
-    cv2.setNumThreads(1)
+    if args.frames < 1 or (args.missing is not None and args.missing < 1):
+        print("companion watch: --frames and --missing need at least 1", file=sys.stderr)
+        return 2
+    config = WatchConfig(
+        stabilizer=StabilizerConfig(place_frames=args.frames,
+                                    remove_frames=args.missing or args.frames),
+        deck=args.deck,
+        calibration=args.calibration,
+        pace="realtime" if args.realtime else "auto",
+        report_every=2.0 if args.verbose else 0.0,
+        use_board=not args.no_board,
+    )
     try:
-        zones = load_layout(args.layout) if args.layout else ()
-        reader = FrameReader(deck=args.deck)
-        stream = frames(args.source, args.every)
-        stab = Stabilizer(StabilizerConfig(frames=args.frames))
-        for t, frame in stream:
-            for event in stab.update(t, observations(reader.read(frame), zones)):
-                if args.json:
-                    print(json.dumps(event.to_json()), flush=True)
-                else:
-                    what = event.value if event.kind == "card" else f"[{event.value}]"
-                    print(f"{event.t:8.2f}s  {event.event:<8} {what:<24} {event.zone}",
-                          flush=True)
-    except (ValueError, RecognizerUnavailableError, ZbarMissingError) as exc:
+        for event in watch_events(args.source, layout=args.layout, config=config):
+            if args.json:
+                print(json.dumps(event), flush=True)
+            else:
+                what = event.get("card") or f"[{event.get('code')}]"
+                print(f"{float(str(event['t'])):8.2f}s  {event['event']:<8} {what:<24} "
+                      f"{event['zone']}", flush=True)
+    except (*WATCH_ERRORS, RecognizerUnavailableError, ZbarMissingError) as exc:
         print(f"companion watch: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
     return 0

@@ -34,9 +34,10 @@ def create_app(session: TableSession, *, pin: str,
 
     ``test_config`` overrides Flask settings and these of our own:
     ``STREAM_HEARTBEAT`` (seconds between heartbeats on /api/stream, default 15),
-    ``STREAM_POLL`` (how often an idle stream checks for shutdown, default 0.5 s),
+    ``STREAM_POLL`` (how often an idle stream checks for shutdown, default 0.25 s),
     ``CAMPAIGNS_DIR`` (the folder whose campaign files the tablet may start new games from;
-    default: the repository's ``scenarios/``).
+    default: the repository's ``scenarios/``), ``PIN_TRIES`` and ``PIN_LOCKOUT`` (after that
+    many wrong PINs an address waits that many seconds; default 5 and 30).
     """
     if not isinstance(pin, str) or not pin:
         raise ValueError("the table needs a non-empty PIN")
@@ -45,8 +46,10 @@ def create_app(session: TableSession, *, pin: str,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         JSON_SORT_KEYS=False,
         STREAM_HEARTBEAT=15.0,
-        STREAM_POLL=0.5,
+        STREAM_POLL=0.25,
         CAMPAIGNS_DIR=str(Path(__file__).resolve().parent.parent / "scenarios"),
+        PIN_TRIES=5,
+        PIN_LOCKOUT=30.0,
         # The page changes with the code; a tablet must not keep yesterday's script.
         SEND_FILE_MAX_AGE_DEFAULT=0,
     )
@@ -64,7 +67,10 @@ def create_app(session: TableSession, *, pin: str,
     return app
 
 
-def stop_streams(app: Flask) -> None:
-    """End every open /api/stream response; call before stopping the server so that its
-    threads finish instead of waiting on a heartbeat."""
-    table(app).stopping.set()
+def stop_streams(app: Flask, wait: float = 2.0) -> bool:
+    """End every open /api/stream response, and wait up to ``wait`` seconds until each has
+    sent its last byte: call before stopping the server, so that tablets see a stream that
+    ended (and reconnect) rather than one cut off mid-chunk. True when all ended in time."""
+    ctx = table(app)
+    ctx.stopping.set()
+    return ctx.wait_for_streams(wait)

@@ -1,5 +1,12 @@
 """The JSON API (FORMATS.md "The table's HTTP API") and the page's own endpoints.
 
+Watching (no PIN): ``GET /api/state``, ``GET /api/questions``, ``GET /api/games`` (saved games
+and the campaigns a new game may use), ``GET /api/record`` (the game record, JSON Lines;
+``?download=1`` for a file). Changing (``X-Table-PIN``, body ``{"state_id": n, ...}``):
+``POST /api/actions`` (``"line"``), ``/api/undo``, ``/api/redo``, ``/api/jaffar/auto``,
+``/api/questions/<id>`` (``"choice"``); and, without a state_id, ``POST /api/games``
+(``{"campaign": "file.toml"}``) and ``/api/games/<id>/switch``.
+
 Anyone may watch (GET); every change needs the table's PIN in the ``X-Table-PIN`` header and
 the ``state_id`` the client last saw. The views only check the envelope of a request; the
 session decides everything about the game and raises the refusals that become 409 and 422.
@@ -56,12 +63,21 @@ def state_id_of(body: dict[str, Any]) -> int:
 
 
 def changing() -> TableContext:
-    """The table, once the request has shown the right PIN (else 403)."""
+    """The table, once the request has shown the right PIN (else 403; 429 after too many
+    wrong ones from the same address)."""
     ctx = table()
+    client = request.remote_addr or "?"
+    wait = ctx.locked_for(client)
+    if wait > 0:
+        raise ApiError(429, f"too many wrong PINs: wait {wait:.0f} s and try again",
+                       retry_after=round(wait))
     given = request.headers.get(PIN_HEADER)
     if not given:
         raise ApiError(403, f"changing the game needs the table's PIN (header {PIN_HEADER})")
-    if not ctx.pin_ok(given):
+    ok = ctx.pin_ok(given)
+    ctx.record_pin(client, ok, int(current_app.config["PIN_TRIES"]),
+                   float(current_app.config["PIN_LOCKOUT"]))
+    if not ok:
         raise ApiError(403, "wrong PIN")
     return ctx
 
@@ -226,6 +242,7 @@ def campaigns() -> list[dict[str, str]]:
             continue
         if not isinstance(data.get("scenarios"), list):
             continue   # a scenario file, not a campaign
-        title = data.get("title") if isinstance(data.get("title"), str) else path.stem
-        found.append({"file": path.name, "id": str(data.get("id", path.stem)), "title": title})
+        title = data.get("title")
+        found.append({"file": path.name, "id": str(data.get("id", path.stem)),
+                      "title": title if isinstance(title, str) and title else path.stem})
     return found

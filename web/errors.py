@@ -57,7 +57,10 @@ _HTTP_REASONS = {
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Response:
-        return error_response(exc.status, exc.reason, **exc.extra)
+        response = error_response(exc.status, exc.reason, **exc.extra)
+        if "retry_after" in exc.extra:
+            response.headers["Retry-After"] = str(exc.extra["retry_after"])
+        return response
 
     @app.errorhandler(TableError)
     def _table_error(exc: TableError) -> Response:

@@ -29,8 +29,7 @@ class TableServer:
 
     @property
     def url(self) -> str:
-        host = self._server.server_address[0]
-        return f"http://{host}:{self.port}"
+        return f"http://{self._server.host}:{self.port}"
 
     def start(self) -> TableServer:
         self._thread.start()

@@ -37,6 +37,7 @@ def stream() -> Response:
     poll = float(current_app.config["STREAM_POLL"])
     # The session queues the current state first, so every connection starts whole.
     subscription = ctx.session.subscribe()
+    ctx.stream_opened()
 
     def events() -> Iterator[str]:
         try:
@@ -60,8 +61,10 @@ def stream() -> Response:
             subscription.close()
 
     response = Response(events(), mimetype="text/event-stream")
-    # A body that is never iterated never runs the generator's finally; this runs regardless.
+    # A body that is never iterated never runs the generator's finally; this runs regardless,
+    # after the server has written the stream's last chunk.
     response.call_on_close(subscription.close)
+    response.call_on_close(ctx.stream_closed)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -5,24 +5,21 @@ keys are the action's own (``card``, ``face``, ``return``, ``toss``) or extras t
 ignore (a timestamp, say). Players are seat numbers from 1; cards are ids (``abu-red-1``; the
 QR text ``aladdin:abu-red-1`` is accepted and written back as the bare id).
 
-================================================  =========================================
-line                                              action
-================================================  =========================================
-``{"draw": "pile"}`` (opt. ``"card": id``)        :class:`Draw` (A3); ``card`` is checked
-``{"draw": "discard"}``                           :class:`Draw` of the discard top (A3)
-``{"discard": id}``                               :class:`Discard` (A3)
-``{"lamp": id}``                                  :class:`PlayLamp` (A4)
-``{"jafar": {"player": 3, "card": "jafar-1"}}``   :class:`PlayJafar` (A5)
-``{"rub": 3, "face": "genie"|"poof"}``            :class:`Rub`: lamp 1..4 and its face (A4)
-``{"ask": {"player": 2, "character": "rajah"}}``  :class:`Ask` (A4)
-``{"give": id}``                                  :class:`Give` (A4)
-``{"keep": true, "return": id}``                  :class:`Keep` (A4)
-``{"keep": false}``                               :class:`Decline` (A4)
-``{"carpet": id, "toss": "up"|"down"}``           :class:`PlayCarpet` (A6)
-``{"swap": {"player": 2, "take": id, "give": id}}`` :class:`Swap` (A6)
-``{"take_nothing": true}`` (opt. ``"player"``)    :class:`TakeNothing` (A6)
-``{"shuffle": [ids, top first]}``                 :class:`Shuffle` (A7)
-================================================  =========================================
+Lines (RULINGS in brackets):
+
+- ``{"draw": "pile"}`` (optional ``"card": id``, checked) / ``{"draw": "discard"}``:
+  :class:`Draw` (A3)
+- ``{"discard": id}``: :class:`Discard` (A3)
+- ``{"lamp": id}``: :class:`PlayLamp` (A4)
+- ``{"jafar": {"player": 3, "card": "jafar-1"}}``: :class:`PlayJafar` (A5)
+- ``{"rub": 3, "face": "genie"|"poof"}``: :class:`Rub`, special lamp 1..4 and its face (A4, A2)
+- ``{"ask": {"player": 2, "character": "rajah"}}``: :class:`Ask` (A4)
+- ``{"give": id}``: :class:`Give` (A4)
+- ``{"keep": true, "return": id}``: :class:`Keep`; ``{"keep": false}``: :class:`Decline` (A4)
+- ``{"carpet": id, "toss": "up"|"down"}``: :class:`PlayCarpet` (A6)
+- ``{"swap": {"player": 2, "take": id, "give": id}}``: :class:`Swap` (A6)
+- ``{"take_nothing": true}`` (optional ``"player"``): :class:`TakeNothing` (A6)
+- ``{"shuffle": [ids, top first]}``: :class:`Shuffle` (A7)
 
 >>> line = {"ask": {"player": 2, "character": "rajah"}}
 >>> action_to_line(action_from_line(line)) == line
@@ -35,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from companion.aladdin.cards import AladdinCard, AladdinCardError, Character
 from companion.aladdin.state import SPECIAL_LAMP_COUNT, Face
@@ -64,7 +61,7 @@ class Draw:
     """A3: the current player draws from the ``pile`` or the ``discard`` top; ``card`` is what
     the camera saw, checked against the known pile."""
 
-    source: str
+    source: Literal["pile", "discard"]
     card: AladdinCard | None = None
 
 
@@ -200,7 +197,8 @@ def action_from_line(line: object) -> Action:
         if value not in ("pile", "discard"):
             raise AladdinLineError(line, "\"draw\" is \"pile\" or \"discard\"")
         seen = line.get("card")
-        return Draw(str(value), None if seen is None else _card(seen, line))
+        return Draw("pile" if value == "pile" else "discard",
+                    None if seen is None else _card(seen, line))
     if key == "discard":
         return Discard(_card(value, line))
     if key == "lamp":

@@ -39,9 +39,9 @@ def register(sub: Any) -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from companion.scenario import ScenarioError, load_any, single_scenario_campaign
+    from companion.scenario import Campaign, ScenarioError, load_any, single_scenario_campaign
     from companion.sim.config import SimConfig
-    from companion.sim.play import SimulationError, play_game, record_header
+    from companion.sim.play import SimulationError, play_game, record_header, write_record
     from companion.sim.policies import JAFFAR_POLICIES, SINBAD_POLICIES
     from companion.sim.stats import Summary, render
     from companion.sinbad import Game
@@ -55,13 +55,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 1
-    campaign = loaded if hasattr(loaded, "scenarios") else single_scenario_campaign(loaded)
-    game = Game(campaign)  # type: ignore[arg-type]
+    campaign = loaded if isinstance(loaded, Campaign) else single_scenario_campaign(loaded)
+    game = Game(campaign)
     records = Path(args.records) if args.records else None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
         # FORMATS.md: a record's campaign path is resolved against the record's folder.
-        campaign_ref = os.path.relpath(campaign_path.resolve(), records.resolve())
+        target, folder = campaign_path.resolve(), records.resolve()
+        shared = os.path.commonpath([target, folder])
+        campaign_ref = (os.path.relpath(target, folder) if shared != os.path.sep
+                        else str(target))
     config = SimConfig(keep_lines=records is not None)
     sinbad = SINBAD_POLICIES[args.sinbad]()
     jaffar = JAFFAR_POLICIES[args.jaffar]()
@@ -76,9 +79,7 @@ def run_simulate(args: argparse.Namespace) -> int:
                 header = record_header(campaign_ref, game, log,
                                        {"sinbad_policy": sinbad.name,
                                         "jaffar_policy": jaffar.name})
-                with (records / f"game-{seed:06d}.jsonl").open("w", encoding="utf-8") as fh:
-                    for line in (header, *log.lines):
-                        fh.write(json.dumps(line) + "\n")
+                write_record(records / f"game-{seed:06d}.jsonl", header, log)
             if progress is not None:
                 progress.update(i + 1)
     except SimulationError as exc:

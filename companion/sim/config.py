@@ -28,8 +28,15 @@ class SimConfig:
     # cards in hand; otherwise he draws and plays, so that the Winning turns ahead (1 action
     # each) do not find him empty-handed.
     keep_hand: int = 4
+    # While Winning (one action a turn), a path card that does not overcome the challenge is
+    # played only from a hand bigger than this; otherwise he draws, so that the next
+    # challenge's two Losing turns (2 cards each) find cards to play.
+    winning_hand: int = 0
     # How many turns a card Sinbad lacks is worth when judging how close a path is.
     missing_card_cost: float = 1.5
+    # How many turns a sure removal by Jaffar is worth, times the share of that suit left in
+    # his deck (Sinbad counts his face-up stack); 0 turns the card counting off.
+    removal_risk_cost: float = 1.0
 
     # Scheming Jaffar: Histrionics are played when Losing and sleep is at or below this, to keep
     # the girl awake until he is Winning again (sleep 0 while Losing is only a draw, S12).

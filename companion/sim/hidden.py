@@ -16,12 +16,40 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 
-from companion.cards import SUITS, Card, Suit, full_deck
+from companion.cards import SUITS, Card, full_deck
 from companion.sinbad import Note, SinbadState
 
 ALL_CARDS: tuple[Card, ...] = full_deck()
 # Card hashes follow Python's per-process string hashing, so sets are never iterated: every
 # choice walks ALL_CARDS (or a list) to stay reproducible from the seed alone.
+_POSITION: dict[Card, int] = {c: i for i, c in enumerate(ALL_CARDS)}
+# Hashing a Card (a dataclass holding an Enum) is the simulator's costliest operation, and the
+# cards it deals are always these 52 objects; so positions are looked up by object identity
+# first, by value only for a card made elsewhere (a parsed record, say).
+_POSITION_BY_ID: dict[int, int] = {id(c): i for i, c in enumerate(ALL_CARDS)}
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUITS
+
+
+def position(card: Card) -> int:
+    """The card's index in ALL_CARDS."""
+    pos = _POSITION_BY_ID.get(id(card))
+    return pos if pos is not None else _POSITION[card]
+
+
+def suit_tally(cards: Iterable[Card]) -> list[int]:
+    """How many of ``cards`` are of each suit, in SUITS order (no hashing)."""
+    tally = [0, 0, 0, 0]
+    for c in cards:
+        suit = c.suit
+        if suit is _CLUBS:
+            tally[0] += 1
+        elif suit is _DIAMONDS:
+            tally[1] += 1
+        elif suit is _HEARTS:
+            tally[2] += 1
+        else:
+            tally[3] += 1
+    return tally
 
 
 class HiddenStateError(AssertionError):
@@ -47,10 +75,11 @@ class HiddenCards:
 
     def bank(self, path_cards: Iterable[Card]) -> list[Card]:
         """The bank's cards, in deck order: neither in hand, nor in the pile, nor on a path."""
-        away = set(self.hand)
-        away.update(self.draw)
-        away.update(path_cards)
-        return [c for c in ALL_CARDS if c not in away]
+        away = bytearray(52)
+        for group in (self.hand, self.draw, path_cards):
+            for c in group:
+                away[position(c)] = 1
+        return [c for c, gone in zip(ALL_CARDS, away, strict=True) if not gone]
 
     # -- following the engine's notes ----------------------------------------------------
 
@@ -154,19 +183,22 @@ class HiddenCards:
         if len(self.jaffar) != state.jaffar_deck:
             raise HiddenStateError(f"Jaffar's deck: hidden {len(self.jaffar)}, engine "
                                    f"{state.jaffar_deck}")
-        paths = state.path_cards
-        bank = self.bank(paths)
-        unknown = set(self.unknown)
         if len(self.unknown) != state.bank.unknown:
             raise HiddenStateError(f"unknown bank cards: hidden {len(self.unknown)}, engine "
                                    f"{state.bank.unknown}")
-        for suit in SUITS:
-            mine = sum(1 for c in bank if c.suit is suit and c not in unknown)
-            if mine != state.bank.count(suit):
-                raise HiddenStateError(f"bank {suit.word}: hidden {mine}, engine "
-                                       f"{state.bank.count(suit)}")
+        # The bank's cards of a suit are the 13 that are nowhere else (and not unknown).
+        away = suit_tally(self.hand)
+        for group in (self.draw, state.path_cards, self.unknown):
+            for i, n in enumerate(suit_tally(group)):
+                away[i] += n
+        shown = suit_tally(state.bank.known)
+        for i, suit in enumerate(SUITS):
+            engine = shown[i] + state.bank.anonymous[i]             # = state.bank.count(suit)
+            if 13 - away[i] != engine:
+                raise HiddenStateError(f"bank {suit.word}: hidden {13 - away[i]}, engine "
+                                       f"{engine}")
         if deep:
-            self._deep_check(state, bank)
+            self._deep_check(state, self.bank(state.path_cards))
 
     def _deep_check(self, state: SinbadState, bank: list[Card]) -> None:
         cards = self.hand + self.draw + list(state.path_cards) + bank
@@ -186,8 +218,3 @@ class HiddenCards:
             raise HiddenStateError("Jaffar's 52 cards are not 52 different cards")
 
 
-def suit_counts(cards: Iterable[Card]) -> dict[Suit, int]:
-    counts = dict.fromkeys(SUITS, 0)
-    for c in cards:
-        counts[c.suit] += 1
-    return counts

@@ -6,8 +6,11 @@ decks and makes every random choice, and nothing else does, so a seed is a game.
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.cards import SUITS, Card
@@ -37,6 +40,8 @@ from companion.sinbad import (
     action_to_line,
 )
 from companion.sinbad.actions import SinbadAction
+
+Observer = Callable[[Action, Outcome, HiddenCards], None]
 
 
 class SimulationError(RuntimeError):
@@ -82,8 +87,9 @@ class _Table:
     """One game in progress: the engine's state, the hidden cards, the two players."""
 
     def __init__(self, game: Game, seed: int, sinbad: SinbadPolicy, jaffar: JaffarPolicy,
-                 config: SimConfig) -> None:
+                 config: SimConfig, observer: Observer | None = None) -> None:
         self.game = game
+        self.observer = observer
         self.seed = seed
         self.rng = random.Random(seed)
         self.sinbad = sinbad
@@ -96,6 +102,7 @@ class _Table:
         self.challenges: list[tuple[str, int]] = []
         self.begun: tuple[str, int] | None = None
         self.refusals = 0
+        self.last: tuple[Action, Outcome] | None = None
 
     # -- views -----------------------------------------------------------------------------
 
@@ -122,10 +129,13 @@ class _Table:
             else:
                 self._sinbad_phase()
             self.hidden.check(self.state, self.config.deep_checks)
+            if self.observer is not None and self.last is not None:
+                self.observer(self.last[0], self.last[1], self.hidden)
         return self._log()
 
     def _commit(self, action: Action, outcome: Outcome) -> None:
         self.state = outcome.state
+        self.last = (action, outcome)
         if self.config.keep_lines:
             self.lines.append(action_to_line(action))
         if self.state.phase is not Phase.SINBAD:       # the turn is over (or the game)
@@ -288,10 +298,11 @@ def _no_discard(count: int) -> list[Card]:
 
 
 def play_game(game: Game, seed: int, sinbad: SinbadPolicy, jaffar: JaffarPolicy,
-              config: SimConfig | None = None) -> GameLog:
+              config: SimConfig | None = None, observer: Observer | None = None) -> GameLog:
     """Play one whole game from ``seed`` and return its log (and its lines when
-    ``config.keep_lines``)."""
-    return _Table(game, seed, sinbad, jaffar, config or SimConfig()).run()
+    ``config.keep_lines``). ``observer`` sees every applied line with the engine's outcome
+    and the hidden cards after it (tests check invariants with it)."""
+    return _Table(game, seed, sinbad, jaffar, config or SimConfig(), observer).run()
 
 
 def record_header(campaign: str, game: Game, log: GameLog,
@@ -305,4 +316,12 @@ def record_header(campaign: str, game: Game, log: GameLog,
     return header
 
 
-__all__ = ["GameLog", "SimulationError", "deal", "play_game", "record_header", "Draw"]
+def write_record(path: Path, header: dict[str, Any], log: GameLog) -> None:
+    """Write a game as a record file (JSON Lines: the header, then one line a phase)."""
+    with path.open("w", encoding="utf-8") as fh:
+        for line in (header, *log.lines):
+            fh.write(json.dumps(line) + "\n")
+
+
+__all__ = ["GameLog", "Observer", "SimulationError", "deal", "play_game", "record_header",
+           "write_record"]

@@ -16,6 +16,7 @@ from typing import Protocol
 from companion.cards import SUITS, Card, Suit
 from companion.scenario import BudgeCard, Effect
 from companion.sim.config import SimConfig
+from companion.sim.hidden import suit_tally
 from companion.sinbad import (
     Draw,
     DrawPlay,
@@ -109,15 +110,33 @@ def _advance(paths: Sequence[PathState], placement: Placement) -> tuple[list[Pat
 def legal_actions(view: SinbadView) -> list[SinbadAction]:
     """Every action line Sinbad may take now (S8b), with its card and path choices spelled
     out; a draw-and-play lists the card it would draw too."""
+    lines = _lines_but_trades(view)
+    for give in view.hand:
+        lines.extend(Trade(give, take) for take in view.bank)
+        lines.append(Trade(give, give))                     # S15g: give first, so legal
+    return lines
+
+
+def _trade_count(view: SinbadView) -> int:
+    if view.state.now.lose_turn:
+        return 0
+    return len(view.hand) * (len(view.bank) + 1)
+
+
+def _trade_at(view: SinbadView, index: int) -> Trade:
+    """The ``index``-th trade in the order :func:`legal_actions` lists them."""
+    give = view.hand[index // (len(view.bank) + 1)]
+    k = index % (len(view.bank) + 1)
+    return Trade(give, view.bank[k] if k < len(view.bank) else give)
+
+
+def _lines_but_trades(view: SinbadView) -> list[SinbadAction]:
     st = view.state
     if st.now.lose_turn:
         return [Pass()]
     winning = st.scoreboard == "winning"
     hand = view.hand
     lines: list[SinbadAction] = [Draw(1 if winning else 2)]
-    for give in hand:
-        lines.extend(Trade(give, take) for take in view.bank)
-        lines.append(Trade(give, give))                     # S15g: give first, so legal
     paths = st.paths
     for card in hand:
         for first in placements(paths, card):
@@ -156,47 +175,70 @@ class RandomSinbad:
         return order
 
     def action(self, view: SinbadView) -> SinbadAction:
-        lines = legal_actions(view)
-        return lines[view.rng.randrange(len(lines))]
+        # The same draw as picking from legal_actions(view), without building every trade.
+        lines = _lines_but_trades(view)
+        pick = view.rng.randrange(len(lines) + _trade_count(view))
+        return lines[pick] if pick < len(lines) else _trade_at(view, pick - len(lines))
 
 
 # -- Sinbad: heuristic ---------------------------------------------------------------------
 
 
-def _counts(cards: Sequence[Card]) -> dict[Suit, int]:
-    out = dict.fromkeys(SUITS, 0)
-    for c in cards:
-        out[c.suit] += 1
-    return out
+def _si(suit: Suit) -> int:
+    """A suit's index in SUITS. (Suit-keyed dicts hash an Enum in Python code, which costs
+    the simulator more than all its card logic; so tallies are lists.)"""
+    return 0 if suit is _C else 1 if suit is _D else 2 if suit is _H else 3
 
 
-def _suit_counts(suits: Sequence[Suit]) -> dict[Suit, int]:
-    out = dict.fromkeys(SUITS, 0)
+_C, _D, _H, _S = SUITS
+
+
+def _counts(cards: Sequence[Card]) -> list[int]:
+    return suit_tally(cards)
+
+
+def _suit_counts(suits: Sequence[Suit]) -> list[int]:
+    out = [0, 0, 0, 0]
     for s in suits:
-        out[s] += 1
+        out[_si(s)] += 1
     return out
 
 
-def path_cost(path: PathState, counts: dict[Suit, int], config: SimConfig) -> float:
+def path_cost(path: PathState, counts: list[int], config: SimConfig) -> float:
     """Roughly how many turns a path still needs: its open steps, plus a penalty for each
     card of them that is not in hand."""
     rest = path.need[len(path.cards):]
     need = _suit_counts(rest)
-    missing = sum(max(0, need[s] - counts[s]) for s in SUITS)
+    missing = sum(max(0, need[i] - counts[i]) for i in range(4))
     return len(rest) + config.missing_card_cost * missing
 
 
-def best_placement(paths: Sequence[PathState], hand: Sequence[Card],
-                   config: SimConfig) -> Placement | None:
-    """The path card that brings the cheapest path closest to done (Antics excluded)."""
+def jaffar_odds(state: SinbadState) -> list[float]:
+    """The share of each suit in Jaffar's face-down deck, which Sinbad can count from the
+    face-up stack: the chance that his next card is of that suit."""
+    stack = suit_tally(state.jaffar_stack)
+    if state.jaffar_deck == 0:                 # his stack is about to become his deck (S7)
+        total = sum(stack)
+        return [n / total if total else 0.0 for n in stack]
+    return [(13 - n) / state.jaffar_deck for n in stack]
+
+
+def best_placement(paths: Sequence[PathState], hand: Sequence[Card], config: SimConfig,
+                   odds: Sequence[float] | None = None) -> Placement | None:
+    """The path card that brings the cheapest path closest to done (Antics excluded); with
+    ``odds``, a card Jaffar is likely to remove counts as a little further from done."""
     counts = _counts(hand)
     best: tuple[float, int, int] | None = None
     choice: Placement | None = None
     for i, path in enumerate(paths):
         suit = path.next_suit
-        if suit is None or suit is SPADES or counts[suit] == 0:
+        if suit is None or suit is SPADES or counts[_si(suit)] == 0:
             continue
-        key = (path_cost(path, counts, config), len(path.need) - len(path.cards), i)
+        left = len(path.need) - len(path.cards)
+        cost = path_cost(path, counts, config)
+        if odds is not None and left > 1:
+            cost += config.removal_risk_cost * odds[_si(suit)]
+        key = (cost, left, i)
         if best is None or key < best:
             best = key
             card = next(c for c in hand if c.suit is suit)
@@ -204,19 +246,19 @@ def best_placement(paths: Sequence[PathState], hand: Sequence[Card],
     return choice
 
 
-def _demand(view: SinbadView) -> dict[Suit, int]:
+def _demand(view: SinbadView) -> list[int]:
     """How many cards of each suit the current (or next) challenge may still ask for."""
     st = view.state
-    demand = dict.fromkeys(SUITS, 0)
+    demand = [0, 0, 0, 0]
     if st.paths:
         needs = [p.need[len(p.cards):] for p in st.paths]
     else:
         nxt = view.game.next_challenge(st)
         needs = [p.need for p in nxt.paths] if nxt is not None else []
     for need in needs:
-        for suit, n in _suit_counts(need).items():
-            demand[suit] = max(demand[suit], n)
-    demand[SPADES] = 2          # a couple of Antics keep the girl awake and shield path cards
+        for i, n in enumerate(_suit_counts(need)):
+            demand[i] = max(demand[i], n)
+    demand[3] = 2          # a couple of Antics keep the girl awake and shield path cards
     return demand
 
 
@@ -249,7 +291,7 @@ class HeuristicSinbad:
                 return -0.7 * e.amount
             case "take":
                 bank = _counts(view.bank)
-                return 0.6 * sum(1 for s in e.suits if bank[s] > 0)
+                return 0.6 * sum(1 for s in e.suits if bank[_si(s)] > 0)
             case "lose_turn":
                 return -2.0
             case "jaffar_skip":
@@ -264,8 +306,8 @@ class HeuristicSinbad:
     def discard_order(self, view: SinbadView) -> list[Card]:
         demand = _demand(view)
         counts = _counts(view.hand)
-        surplus = {s: counts[s] - demand[s] for s in SUITS}
-        return sorted(view.hand, key=lambda c: (-surplus[c.suit], c.sort_key))
+        surplus = [counts[i] - demand[i] for i in range(4)]
+        return sorted(view.hand, key=lambda c: (-surplus[_si(c.suit)], c.rank, _si(c.suit)))
 
     def action(self, view: SinbadView) -> SinbadAction:
         st = view.state
@@ -275,10 +317,14 @@ class HeuristicSinbad:
         winning = st.scoreboard == "winning"
         hand = list(view.hand)
         antics = [c for c in hand if c.suit is SPADES]
-        first = best_placement(st.paths, hand, cfg)
+        odds = jaffar_odds(st) if cfg.removal_risk_cost else None
+        first = best_placement(st.paths, hand, cfg, odds)
         if winning:
             if first is not None:
-                return Play((first,))
+                _, done = _advance(st.paths, first)
+                if done or len(hand) > cfg.winning_hand:
+                    return Play((first,))
+                return Draw(1)
             if antics and st.sleep <= cfg.antics_sleep_winning:
                 return Play((Placement(antics[0]),))
             return self._trade(view) or Draw(1)
@@ -289,16 +335,17 @@ class HeuristicSinbad:
                 if antics and st.sleep < 10:
                     return Play((first, Placement(antics[0])))
                 return Play((first,))
-            second = best_placement(after, rest, cfg)
+            second = best_placement(after, rest, cfg, odds)
             if second is not None:
                 _, finishes = _advance(after, second)
-                if finishes or len(hand) - 2 >= cfg.keep_hand:
+                # On the challenge's last Losing turn (S6) there is nothing to save cards for.
+                if finishes or st.challenge_turn >= 2 or len(hand) - 2 >= cfg.keep_hand:
                     return Play((first, second))
             if antics and st.sleep <= cfg.shield_sleep:
                 return Play((first, Placement(antics[0])))
             drawn = view.peek()
             if drawn is not None:
-                best = best_placement(st.paths, hand + [drawn], cfg)
+                best = best_placement(st.paths, hand + [drawn], cfg, odds)
                 if best is not None:
                     return DrawPlay(best)
             return Play((first,))
@@ -315,7 +362,7 @@ class HeuristicSinbad:
         order = self.discard_order(view)
         for path in ranked:
             suit = path.next_suit
-            if suit is None or counts[suit] > 0:
+            if suit is None or counts[_si(suit)] > 0:
                 continue
             take = next((c for c in view.bank if c.suit is suit), None)
             if take is None:
@@ -365,10 +412,10 @@ class SchemerJaffar:
             return None
         wanted = _suit_counts([s for p in st.paths for s in p.need[len(p.cards):]])
         in_deck = _counts(deck)
-        plain = [s for s in SUITS if s is not SPADES and in_deck[s] > 0]
+        plain = [s for s in SUITS if s is not SPADES and in_deck[_si(s)] > 0]
         if not plain:
             return deck[-1]                        # only Histrionics left: he must play one
-        suit = min(plain, key=lambda s: (wanted[s], -in_deck[s], SUITS.index(s)))
+        suit = min(plain, key=lambda s: (wanted[_si(s)], -in_deck[_si(s)], _si(s)))
         return next(c for c in reversed(deck) if c.suit is suit)
 
     @staticmethod

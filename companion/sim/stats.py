@@ -82,7 +82,7 @@ class Summary:
             low, high = wilson(count, n)
             rates[result] = {"count": count, "rate": count / n if n else 0.0,
                              "ci95": [round(low, 4), round(high, 4)]}
-        challenges = []
+        challenges: list[dict[str, Any]] = []
         for key in self.challenge_order:
             total, done = self.challenge_turns[key]
             challenges.append({"challenge": key, "overcome": done,

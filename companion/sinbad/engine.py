@@ -183,8 +183,16 @@ class Game:
         """How many cards Jaffar's next phase plays: (fewest, most) (S7, S15e)."""
         if state.phase is Phase.OVER:
             return (0, 0)
-        return _jaffar_range(state.now if state.phase is Phase.SINBAD else state.pending,
-                             state.scoreboard)
+        if state.phase is Phase.SINBAD:
+            return _jaffar_range(state.now, state.scoreboard)
+        # Before his phase the turn has not started: resolve its start on a private draft, as
+        # turn-start events and S6 may change both the effects due and the scoreboard.
+        work = _Work(state)
+        try:
+            self._start_turn(work)
+        except _Ended:
+            return (0, 0)
+        return _jaffar_range(work.s.now, work.s.scoreboard)
 
     def sinbad_actions(self, state: SinbadState) -> tuple[str, ...]:
         """The actions Sinbad may choose now, by the scoreboard (S8b); ``pass`` for a lost turn."""

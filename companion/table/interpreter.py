@@ -404,19 +404,16 @@ class TableInterpreter:
         state = self.session.state
         # How many he may play does not depend on which cards: probe with cards that are
         # surely playable (not in his stack, not the ones seen).
-        filler = [c for c in virtual_jaffar_cards(self.session.seed, state, 0, 12)
-                  if c not in self.jaffar]
-        return jaffar_counts(self._game(), state, filler[:6])
+        seen = self.jaffar[:6]
+        filler = virtual_jaffar_cards(self.session.seed, state, 0, 6 - len(seen), avoid=seen)
+        return jaffar_counts(self._game(), state, seen + filler)
 
     def _jaffar_check(self, final: bool) -> None:
         """Apply Jaffar's phase when it is complete (or ``final``: the phase is over)."""
         state = self.session.state
         if state.phase is not Phase.JAFFAR:
             return
-        counts = self._jaffar_counts()
         n = len(self.jaffar)
-        if not counts:
-            return
         game = self._game()
         if n:
             refusal = game.apply(state, JaffarPlays(tuple(self.jaffar))).refusal
@@ -424,6 +421,10 @@ class TableInterpreter:
                 card = self.jaffar.pop()
                 self._dispute(card, "jaffar", refusal.reason)
                 return
+        # Probed with the cards he played so far, then his virtual deck after them.
+        counts = self._jaffar_counts()
+        if not counts:
+            return
         if n > max(counts):
             card = self.jaffar.pop()
             self._dispute(card, "jaffar", f"Jaffar plays at most {max(counts)} card(s) now")

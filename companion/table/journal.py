@@ -2,8 +2,10 @@
 
 One row of ``entries`` is one journaled change, and its ``id`` is the ``state_id`` the tablets
 see. Kinds: ``start`` (a new game), ``line`` (one game-record line the rules accepted),
-``undo`` and ``redo``. Nothing is ever deleted or updated in ``entries``: undo appends. The
-game's state is the fold of its entries (see :func:`fold_lines`).
+``undo``, ``redo``, and ``resume`` (the table switched back to this game: nothing changes in
+the game, but state ids keep rising for every tablet across game switches). Nothing is ever
+deleted or updated in ``entries``: undo appends. The game's state is the fold of its entries
+(see :func:`fold_lines`).
 
 Durability: WAL mode with ``synchronous=FULL`` makes every commit reach the disk before
 :meth:`Journal.append` returns, so a ``kill -9`` or a pulled plug loses nothing that a tablet
@@ -23,7 +25,7 @@ from typing import Any
 from companion.table.errors import JournalError, NotFoundError
 
 SCHEMA_VERSION = 1
-ENTRY_KINDS = ("start", "line", "undo", "redo")
+ENTRY_KINDS = ("start", "line", "undo", "redo", "resume")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,7 +47,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,   -- the state_id; AUTOINCREMENT never reuses one
     game_id INTEGER NOT NULL REFERENCES games(id),
-    kind TEXT NOT NULL CHECK (kind IN ('start', 'line', 'undo', 'redo')),
+    kind TEXT NOT NULL CHECK (kind IN ('start', 'line', 'undo', 'redo', 'resume')),
     line TEXT,                              -- JSON record line (kind 'line'), else NULL
     source TEXT NOT NULL DEFAULT '',        -- tablet, camera, auto, demo ...
     created REAL NOT NULL

@@ -115,8 +115,10 @@ def play(opts: PlayOptions) -> int:
     try:
         app = create_app(session, pin=pin)
         server = TableServer(app, opts.host, opts.port)
-    except OSError as exc:
-        _err(f"cannot listen on {opts.host}:{opts.port} ({exc.strerror or exc}); "
+    except (OSError, SystemExit) as exc:
+        # Werkzeug reports a busy port itself and exits; say what to do about it.
+        why = exc.strerror if isinstance(exc, OSError) else "the address is in use"
+        _err(f"cannot listen on {opts.host}:{opts.port} ({why}); "
              "is another table running? try --port")
         session.close()
         return 1

@@ -21,7 +21,7 @@ import random
 import secrets
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,16 +149,24 @@ class Question:
 # Rule helpers shared with the interpreter and the demo
 
 
-def virtual_jaffar_cards(seed: int, state: SinbadState, played_total: int, count: int
-                         ) -> list[Card]:
+def virtual_jaffar_cards(seed: int, state: SinbadState, played_total: int, count: int,
+                         avoid: Collection[Card] = ()) -> list[Card]:
     """The next ``count`` cards of Jaffar's virtual deck: a permutation seeded by the game's
     seed and by how many times his stack was reshuffled, skipping the cards in his stack.
 
-    Follows S7's reshuffle: when his deck is empty, his stack becomes the new deck.
+    Follows S7's reshuffle: when his deck is empty, his stack becomes the new deck. Cards in
+    ``avoid`` were already played this phase (seen on the table, not yet in the state): the
+    deck goes on after them.
     """
     stack = set(state.jaffar_stack)
     deck = state.jaffar_deck
     played = played_total
+    for card in avoid:
+        if deck == 0:
+            deck, stack = len(stack), set()
+        stack.add(card)
+        deck -= 1
+        played += 1
     chosen: list[Card] = []
     for _ in range(count):
         if deck == 0:
@@ -168,7 +176,8 @@ def virtual_jaffar_cards(seed: int, state: SinbadState, played_total: int, count
         random.Random(f"{seed}:{cycle}").shuffle(order)
         # Not one he played this very phase either: a reshuffle mid-phase (S7) could deal
         # it again, but a player would think the table misread it.
-        card = next(c for c in order if c not in stack and c not in chosen)
+        card = next(c for c in order if c not in stack and c not in chosen
+                    and c not in avoid)
         chosen.append(card)
         stack.add(card)
         deck -= 1
@@ -260,7 +269,7 @@ class TableSession:
         session = cls(Journal.open(Path(data_dir)), config)
         try:
             if game_id is not None and not new:
-                session.switch(game_id)
+                session._load(game_id)
                 return session
             target: int | None = None
             if not new:
@@ -271,7 +280,7 @@ class TableSession:
                                          "file to start one")
                 session.new_game(campaign, rules=rules, title=title, seed=seed)
             else:
-                session.switch(target)
+                session._load(target)
         except BaseException:
             session.close()
             raise
@@ -312,9 +321,27 @@ class TableSession:
         return game_id
 
     def switch(self, game_id: int) -> None:
-        """Make a saved game the current one (replaying its journal)."""
+        """Make a saved game the current one (replaying its journal).
+
+        Switching away from the game played last journals a ``resume`` entry, so that the
+        state id tablets see keeps rising (and a restart resumes this game)."""
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise MalformedError(f"a game is named by its number (got {game_id!r})")
+        with self._lock:
+            previous = self.game_id
+            try:
+                self._load(game_id)
+            except TableError:
+                if previous and previous != game_id:
+                    self._load(previous)     # a game that cannot be opened changes nothing
+                raise
+            if self.journal.latest_game() != game_id:
+                self.state_id = self.journal.append(game_id, "resume", None, "",
+                                                    _summary(self._game(), self.state))
+                self._snapshot = None
+            self._publish_state()
+
+    def _load(self, game_id: int) -> None:
         with self._lock:
             row = self.journal.game(game_id)
             try:
@@ -324,7 +351,6 @@ class TableSession:
             fold = fold_lines(self.journal.entries(game_id))
             self._install(game_id, row.title, row.campaign, row.rules, row.seed, game,
                           game.initial_state(), fold)
-            self._publish_state()
 
     def list_games(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -388,7 +414,8 @@ class TableSession:
                 snap["view"] = self._view(game, state)
                 self._snapshot = snap
             # A copy: callers (the web layer) may mutate what they get.
-            return json.loads(json.dumps(self._snapshot))
+            copy: dict[str, Any] = json.loads(json.dumps(self._snapshot))
+            return copy
 
     def _view(self, game: Game, state: SinbadState) -> dict[str, Any]:
         scenario = game.scenario(state)

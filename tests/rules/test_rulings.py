@@ -587,3 +587,17 @@ def test_s15l_header_rules_override_the_campaign(tmp_path: Path) -> None:
     rec.write_text('{"game": "sinbad", "campaign": "c.toml", "rules": {"jaffar_chain": 3}}\n')
     with pytest.raises(RecordError, match="jaffar_chain"):
         replay(rec)
+
+
+def test_s6_s7_jaffar_card_range_looks_ahead_to_the_turn_start(tmp_path: Path) -> None:
+    t = Table(gate_game(tmp_path)).jaffar("4H").play("QC@muscle", budge="nudge")
+    assert t.game.jaffar_card_range(t.state) == (1, 1)
+    t.jaffar("4D").sinbad("draw", count=2)
+    assert t.public["scoreboard"] == "losing"
+    assert t.game.jaffar_card_range(t.state) == (1, 2)      # turn 3 will be Winning (S6)
+    assert t.public["scoreboard"] == "losing"                # and asking changed nothing
+
+
+def test_s13_jaffar_card_range_includes_turn_start_events(tmp_path: Path) -> None:
+    t = one_challenge(tmp_path, before=event("e1", "[{ jaffar_skip = true }]"))
+    assert t.game.jaffar_card_range(t.state) == (0, 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -72,7 +73,7 @@ class Server:
                 raise AssertionError(f"the server exited ({self.proc.returncode}): {out}")
             try:
                 return self.get("/api/state")
-            except (urllib.error.URLError, ConnectionError, OSError):
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.05)
         raise AssertionError("the server did not answer /api/state in time")
 

@@ -109,8 +109,12 @@ def test_several_games_resume_any(tmp_path: Path) -> None:
     assert [g["id"] for g in games] == [first, second]
     assert [g["turn"] for g in games] == [1, 1]
     assert games[1]["title"] == "Second" and games[1]["current"]
+    before = s.state_id
     s.switch(first)
     assert s.applied_lines() == MIDGAME[:2]
+    # A switch is journaled ("resume"): state ids keep rising for the tablets.
+    assert s.state_id == before + 1
+    assert s.snapshot()["state_id"] == s.state_id and s.snapshot()["game_id"] == first
     s.apply_line(MIDGAME[2], s.state_id)
     s.close()
     # The most recently changed game is the one resumed; any can be named.
@@ -173,3 +177,29 @@ def test_games_and_export_commands(tmp_path: Path) -> None:
                               str(out)], capture_output=True, text=True)
     assert missing.returncode == 1 and "no saved game 9" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_a_damaged_journal_is_refused_clearly(tmp_path: Path) -> None:
+    (tmp_path / Journal.FILE_NAME).write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match="cannot open the journal"):
+        TableSession.open(tmp_path, TINY)
+    done = subprocess.run([*COMPANION, "games", "--data", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "cannot open the journal" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_game_whose_campaign_changed_is_refused_clearly(tmp_path: Path) -> None:
+    campaign = tmp_path / "c.toml"
+    campaign.write_text(TINY.read_text())
+    (tmp_path / "tiny-gate.toml").write_text((TINY.parent / "tiny-gate.toml").read_text())
+    s = open_session(tmp_path / "data", campaign)
+    play(s, MIDGAME[:2])
+    other = s.new_game(TINY, seed=2)
+    # Someone edits the campaign: the Muscle path no longer exists.
+    gate = tmp_path / "tiny-gate.toml"
+    gate.write_text(gate.read_text().replace('id = "muscle"', 'id = "brawn"'))
+    with pytest.raises(JournalError, match="edited"):
+        s.switch(1)
+    assert s.game_id == other and s.state.turn == 0      # still on the game that works
+    s.close()

@@ -7,6 +7,7 @@ nothing changes unless the answer is 200. Garbage of every kind gets a 4xx JSON 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,30 @@ def test_every_changing_endpoint_needs_the_pin(client: FlaskClient, url: str) ->
     assert_refused(post(client, url, {"state_id": before["state_id"]}, pin="wrong"), 403)
     assert_refused(post(client, url, {"state_id": before["state_id"]}, pin=None), 403)
     assert current(client) == before
+
+
+def test_guessing_the_pin_locks_that_address_out_for_a_while(
+        session: TableSession, examples_dir: Path) -> None:
+    app = make_app(session, examples_dir, PIN_TRIES=3, PIN_LOCKOUT=0.5)
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.0.0.66"
+    tablet = app.test_client()
+    tablet.environ_base["REMOTE_ADDR"] = "10.0.0.7"
+    state_id = current(tablet)["state_id"]
+    body = {"state_id": state_id, "line": TINY_WIN[0]}
+    for guess in ("0000", "0001", "0002"):
+        assert_refused(post(guesser, "/api/actions", body, pin=guess), 403)
+    # Locked: even the right PIN is not looked at, and the answer says how long to wait.
+    locked = post(guesser, "/api/actions", body)
+    reply = assert_refused(locked, 429)
+    assert "wait" in reply["error"] and int(locked.headers["Retry-After"]) >= 0
+    assert current(tablet)["state_id"] == state_id
+    # Another address is not punished for it.
+    assert post(tablet, "/api/actions", body).status_code == 200
+    time.sleep(0.6)
+    state_id = current(tablet)["state_id"]
+    assert post(guesser, "/api/actions", {"state_id": state_id,
+                                          "line": TINY_WIN[1]}).status_code == 200
 
 
 def test_the_pin_is_checked_before_the_body(client: FlaskClient) -> None:

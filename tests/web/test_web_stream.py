@@ -6,7 +6,7 @@ import http.client
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from web import stop_streams
 from web.server import TableServer
 
 
-def events(chunks: Iterator[bytes | str]) -> Iterator[tuple[str, Any]]:
+def events(chunks: Iterable[bytes] | Iterable[str]) -> Iterator[tuple[str, Any]]:
     """(event, data) pairs from a stream's chunks; comments and retry hints are skipped."""
     buffer = ""
     for chunk in chunks:

@@ -31,7 +31,7 @@
   let ui = freshUi();          // what the player is in the middle of choosing
   let busy = false;            // a change is on its way: ignore more taps
   let online = false;
-  let lastSpoken = "";
+  let speechUnlocked = false;
   let endDismissedFor = null;
   const liveQuestions = new Map();
 
@@ -195,12 +195,9 @@
     const box = $("paths");
     box.replaceChildren();
     const paths = v.paths || [];
-    box.hidden = !paths.length && (v.budge_due || !!state.result);
-    if (!paths.length) {
-      box.append(el("p", { class: "paths-empty",
-                           text: "No challenge on the table right now: only Antics can be played." }));
-      return;
-    }
+    // Between challenges there is nothing to show: the story line says what comes next.
+    box.hidden = !paths.length;
+    if (!paths.length) return;
     const tappable = canPlayNow(v) && (!v.budge_due || ui.budge);
     for (const path of paths) {
       const need = path.need || [];
@@ -226,7 +223,7 @@
                   inner);
       });
       const flavor = (path.flavor || []).filter(Boolean);
-      const title = path.title || `${suit.sinbad} path`;
+      const title = pathTitle(path);
       const node = el(open ? "button" : "div", {
         class: "path" + (path.done ? " done" : "") + (open ? " open" : ""),
         type: open ? "button" : undefined,
@@ -241,7 +238,7 @@
       el("ol", { class: "steps" }, steps),
       flavor.length ? el("ol", { class: "flavor" }, flavor.map((line) => el("li", { text: line })))
                     : null,
-      open ? el("span", { class: "path-tap", text: "Tap to play a card here" }) : null);
+      null);
       box.append(node);
     }
   }
@@ -327,15 +324,20 @@
       return;
     }
     $("phase-hint").textContent = low === high
-      ? `Jaffar plays ${plural(low, "card")}. Which one${low > 1 ? "s" : ""}?`
-      : `Jaffar is winning: he plays ${low} or ${high} cards (tap one, then another or "That's all").`;
-    const actions = el("div", { class: "actions" },
-      el("button", { class: "big primary", type: "button", id: "jaffar-auto",
-                     onclick: autoJaffar }, "Jaffar plays for me"));
-    if (ui.picks.length) {
-      actions.append(el("span", { class: "picked" }, "Chosen: ", ui.picks.map((c) => cardFace(c))));
+      ? `He plays ${plural(low, "card")}: tap its suit, then the card.`
+      : state.scoreboard === "winning"
+        ? `Jaffar is winning: ${low} or ${high} cards, one after the other.`
+        // S6: the third turn of a challenge turns the scoreboard before his phase.
+        : `The challenge drags on, so Jaffar starts winning: ${low} or ${high} cards.`;
+    const actions = el("div", { class: "actions" });
+    if (!ui.picks.length) {
+      actions.append(el("button", { class: "big primary", type: "button", id: "jaffar-auto",
+                                    onclick: autoJaffar }, "Jaffar plays for me"));
+    } else {
+      actions.append(el("span", { class: "picked" }, "Chosen: ",
+                        ui.picks.map((c) => cardFace(c, "small"))));
       if (ui.picks.length >= low) {
-        actions.append(el("button", { class: "big", type: "button", id: "jaffar-done",
+        actions.append(el("button", { class: "big primary", type: "button", id: "jaffar-done",
           onclick: () => sendLine({ jaffar: ui.picks.slice() }) },
           `That's all: ${plural(ui.picks.length, "card")}`));
       }
@@ -356,9 +358,12 @@
   }
 
   // Two taps: a suit, then a rank. With one suit allowed the suit row is skipped.
-  function picker({ suits, names, used, onPick, label }) {
+  function picker({ suits, names, used, onPick, label, extra }) {
     const box = el("div", { class: "picker" });
-    if (label) box.append(el("p", { class: "picker-label", text: label }));
+    if (label || extra) {
+      box.append(el("div", { class: "picker-head" },
+                    el("p", { class: "picker-label", text: label || "" }), extra || null));
+    }
     const chosen = suits.length === 1 ? suits[0] : SUIT[ui.suit] && suits.includes(SUIT[ui.suit])
       ? SUIT[ui.suit] : null;
     if (suits.length > 1) {
@@ -386,7 +391,6 @@
          chosen ? el("span", { class: "suit", text: chosen.sym }) : null));
     }
     box.append(ranks);
-    if (!chosen) box.append(el("p", { class: "picker-label muted", text: "Tap a suit first." }));
     return box;
   }
 
@@ -434,9 +438,10 @@
     if (acts.includes("draw")) words.push(`draw ${winning ? 1 : 2}`);
     if (acts.includes("play")) words.push(`play ${winning ? "1" : "1 or 2"}`);
     if (acts.includes("trade")) words.push("trade 1");
-    if (acts.includes("draw_play")) words.push("draw 1 and play 1");
+    if (acts.includes("draw_play")) words.push("draw 1 + play 1");
+    const last = words.length > 1 ? ` or ${words.pop()}` : "";
     $("phase-hint").textContent = needBudge ? "First choose the Budge card."
-      : `Sinbad may ${words.join(", ")}.`;
+      : `He may ${words.join(", ")}${last}.`;
 
     if (ui.target) { panel.append(targetPicker(v)); return; }
     if (ui.trade) { panel.append(tradePicker(v)); return; }
@@ -504,6 +509,13 @@
     }
   }
 
+  function pathTitle(path) {
+    if (path.title) return path.title;
+    const suit = SUIT[suitOfNeed((path.need || [])[0])];
+    const name = suit && path.id === (path.need || [])[0] ? suit.sinbad : path.id.replace(/[-_]/g, " ");
+    return `${name} path`;
+  }
+
   function choosePath(pathId) {
     ui.target = pathId;
     ui.suit = null;
@@ -518,17 +530,16 @@
     const box = el("div", { class: "target" });
     if (!suit) { ui.target = null; return box; }
     const where = antics ? "Antics go to the bank and wake the girl up"
-                         : `on the ${path.title || path.id + " path"}`;
+                         : `on the ${pathTitle(path)}`;
     const used = new Set([...(v.paths || []).flatMap((p) => p.cards || []),
                           ...ui.tray.map((p) => p.card)]);
     box.append(picker({
       suits: [suit], names: "sinbad", used,
       label: antics ? `Which \u2660 card? ${where}.` : `Which ${suit.sym} card goes ${where}?`,
       onPick: (code) => playCard(code, antics ? null : path.id),
+      extra: el("button", { class: "big", type: "button", id: "target-cancel",
+                            onclick: () => { ui.target = null; render(); } }, "Cancel"),
     }));
-    box.append(el("div", { class: "actions" },
-      el("button", { class: "big", type: "button", id: "target-cancel",
-                     onclick: () => { ui.target = null; render(); } }, "Cancel")));
     return box;
   }
 
@@ -808,8 +819,6 @@
     void $("narration").offsetWidth;
     $("narration").classList.add("fresh");
     if (!(speech.on || force) || !("speechSynthesis" in window)) return;
-    if (text === lastSpoken && !force) return;
-    lastSpoken = text;
     const u = new SpeechSynthesisUtterance(text);
     const voice = speechSynthesis.getVoices().find((x) => x.name === speech.voice);
     if (voice) u.voice = voice;
@@ -946,7 +955,13 @@
       }
     });
     // A wake lock and speech both need a user gesture first; every tap is a chance.
-    document.addEventListener("pointerdown", keepAwake, { passive: true });
+    document.addEventListener("pointerdown", () => {
+      keepAwake();
+      if (!speechUnlocked && speech.on && "speechSynthesis" in window) {
+        speechUnlocked = true;   // Safari and Chrome on tablets speak only after a gesture
+        speechSynthesis.speak(new SpeechSynthesisUtterance(""));
+      }
+    }, { passive: true });
     if ("speechSynthesis" in window) speechSynthesis.addEventListener("voiceschanged", fillVoices);
   }
 

@@ -1,0 +1,112 @@
+"""Rectifying a card and mapping its crop back; corner order; degenerate frames."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import order_clockwise, quad_area
+from vision.pipeline import CardQuad, Recognizer, RecognizerConfig, rectify, unrectify_points
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recognizer:
+    return Recognizer()
+
+
+def _card_image(quad: np.ndarray, size=(640, 480), table=(60, 110, 40)) -> np.ndarray:
+    """A white card with a dark mark near its top-left corner, warped onto a table."""
+    card = np.full((350, 250, 3), 245, np.uint8)
+    cv2.rectangle(card, (20, 20), (60, 80), (20, 20, 20), -1)
+    m = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [250, 0], [250, 350], [0, 350]]), np.float32(quad)
+    )
+    img = np.zeros((size[1], size[0], 3), np.uint8)
+    img[:] = table
+    warped = cv2.warpPerspective(card, m, size)
+    mask = cv2.warpPerspective(np.full((350, 250), 255, np.uint8), m, size)
+    img[mask > 0] = warped[mask > 0]
+    return img
+
+
+QUADS = [
+    [[200, 100], [380, 110], [370, 360], [190, 350]],  # upright, slightly turned
+    [[420, 150], [420, 330], [170, 330], [170, 150]],  # lying on its side
+    [[260, 60], [420, 220], [250, 390], [90, 230]],  # 45 degrees
+    [[230, 140], [410, 140], [460, 380], [180, 380]],  # seen obliquely (a trapezoid)
+]
+
+
+@pytest.mark.parametrize("quad", QUADS)
+def test_rectify_round_trip(quad: list[list[int]]) -> None:
+    q = np.float32(quad)
+    img = _card_image(q)
+    crop = rectify(img, q, (250, 350))
+    assert crop.shape == (350, 250, 3)
+    # the dark mark is where it was drawn on the card
+    assert crop[50, 40].mean() < 80 and crop[200, 125].mean() > 200
+    # crop corners map back onto the quad
+    back = unrectify_points(np.float32([[0, 0], [250, 0], [250, 350], [0, 350]]), q, (250, 350))
+    assert np.allclose(back, q, atol=1e-3)
+    # and a crop point maps back to where rectify sampled it
+    p = unrectify_points(np.float32([[40, 50]]), q, (250, 350))[0]
+    assert img[int(round(p[1])), int(round(p[0]))].mean() < 80
+
+
+@pytest.mark.parametrize("quad", QUADS)
+def test_find_cards_finds_the_quad(rec: Recognizer, quad: list[list[int]]) -> None:
+    q = np.float32(quad)
+    img = _card_image(q)
+    found = rec.find_cards(img)
+    assert len(found) == 1
+    cq = found[0]
+    assert isinstance(cq, CardQuad)
+    # the same four corners, in some rotation
+    got = cq.corners
+    best = min(
+        np.abs(np.roll(got, -k, axis=0) - order_clockwise(q)).max() for k in range(4)
+    )
+    assert best < 4.0
+    assert quad_area(got) > 0  # clockwise on screen
+    assert cq.crop.shape == (350, 250, 3)
+
+
+def test_order_clockwise() -> None:
+    pts = np.float32([[10, 10], [0, 30], [40, 12], [35, 40]])
+    o = order_clockwise(pts)
+    assert quad_area(o) > 0
+    assert tuple(o[0]) == (10, 10)
+
+
+def test_crop_size_comes_from_the_config() -> None:
+    cfg = RecognizerConfig(crop_size=(126, 176))
+    q = np.float32(QUADS[0])
+    (cq,) = Recognizer(cfg).find_cards(_card_image(q))
+    assert cq.crop.shape == (176, 126, 3)
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((0, 0, 3), np.uint8),
+        np.zeros((1, 1, 3), np.uint8),
+        np.zeros((1, 1), np.uint8),
+        np.zeros((480, 640, 3), np.uint8),
+        np.full((480, 640, 3), 255, np.uint8),
+        np.full((720, 1280), 255, np.uint8),
+        np.full((5, 7, 3), 128, np.uint8),
+        np.zeros((480, 640, 4), np.uint8),
+        np.random.default_rng(0).integers(0, 256, (480, 640, 3)).astype(np.uint8),
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((10,), np.uint8),
+    ],
+)
+def test_degenerate_frames_give_nothing(rec: Recognizer, image: np.ndarray) -> None:
+    assert rec.read(image) == []
+    assert rec.find_cards(image) == []
+
+
+def test_not_an_array_gives_nothing(rec: Recognizer) -> None:
+    assert rec.read(None) == []  # type: ignore[arg-type]
+    assert rec.read_crop(np.zeros((0, 0), np.uint8)).card is None
