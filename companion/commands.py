@@ -25,14 +25,23 @@ def register(sub: Any) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from companion.record import RecordError, replay
+    from companion.record import RecordError, read_lines, replay
 
     try:
-        game, state = replay(args.record)
+        lines = read_lines(Path(args.record))
+        header = lines[0][1]
+        if isinstance(header, dict) and header.get("game") == "aladdin":
+            from companion.aladdin.record import replay as replay_aladdin
+
+            aladdin, a_state = replay_aladdin(args.record)
+            public = aladdin.public(a_state)
+        else:
+            game, state = replay(args.record)
+            public = game.public(state)
     except RecordError as exc:
         print(f"{args.record}: {exc}", file=sys.stderr)
         return 1
-    print(json.dumps(game.public(state), indent=2 if args.pretty else None))
+    print(json.dumps(public, indent=2 if args.pretty else None))
     return 0
 
 

@@ -64,7 +64,8 @@ def parse_header(data: object, line_no: int = 1) -> Header:
                           "{\"game\": \"sinbad\", \"campaign\": \"scenarios/seven-seas.toml\"}")
     game = data.get("game")
     if game != "sinbad":
-        raise RecordError(line_no, f"the header's \"game\" must be \"sinbad\" (got {game!r})")
+        raise RecordError(line_no, "the header's \"game\" must be \"sinbad\" or \"aladdin\" "
+                          f"(got {game!r})")
     campaign = data.get("campaign")
     if not isinstance(campaign, str) or not campaign:
         raise RecordError(line_no, "the header names its \"campaign\" file")

@@ -135,14 +135,16 @@ class Stabilizer:
 
     config: StabilizerConfig = field(default_factory=StabilizerConfig)
     tracks: list[_Track] = field(default_factory=list)
+    # Tracks currently reporting each identity as placed.
+    counts: dict[Identity, int] = field(default_factory=dict)
 
     def update(self, t: float, seen: Sequence[Observation]) -> list[TableEvent]:
         """Feed one frame's observations; the events it completes (removals first)."""
         cfg = self.config
         place_n, remove_n = max(1, cfg.place_frames), max(1, cfg.remove_frames)
         matched: set[int] = set()
-        removed: list[TableEvent] = []
-        placed: list[TableEvent] = []
+        to_remove: list[Identity] = []
+        to_place: list[tuple[Identity, float]] = []
         # Named cards claim tracks first; unread quads only keep an existing track alive.
         ordered = sorted(seen, key=lambda o: (o.kind == "unread", -o.confidence))
         for obs in ordered:
@@ -167,10 +169,9 @@ class Stabilizer:
             track.confidences = (track.confidences + [obs.confidence])[-cfg.confidence_window:]
             if track.run >= place_n and track.placed != ident:
                 if track.placed is not None:
-                    removed.append(TableEvent(t, "removed", *track.placed))
+                    to_remove.append(track.placed)
                 track.placed = ident
-                conf = sum(track.confidences) / len(track.confidences)
-                placed.append(TableEvent(t, "placed", *ident, conf))
+                to_place.append((ident, sum(track.confidences) / len(track.confidences)))
         keep: list[_Track] = []
         for i, track in enumerate(self.tracks):
             if i not in matched:
@@ -178,10 +179,28 @@ class Stabilizer:
                 if track.placed is None and track.missed >= place_n:
                     continue  # never reported: forget it quietly
                 if track.placed is not None and track.missed >= remove_n:
-                    removed.append(TableEvent(t, "removed", *track.placed))
+                    to_remove.append(track.placed)
                     continue
             keep.append(track)
         self.tracks = keep
+        # Events are per identity, not per track: a card nudged within its zone is a new
+        # track that takes over before the old one times out, and must change nothing.
+        # Placements are counted first so that such a hand-over nets to zero.
+        placed: list[TableEvent] = []
+        removed: list[TableEvent] = []
+        for ident, conf in to_place:
+            self.counts[ident] = self.counts.get(ident, 0) + 1
+            if self.counts[ident] == 1:
+                placed.append(TableEvent(t, "placed", *ident, conf))
+        for ident in to_remove:
+            self.counts[ident] = self.counts.get(ident, 0) - 1
+            if self.counts[ident] <= 0:
+                del self.counts[ident]
+                if not any(e.kind == ident[0] and e.value == ident[1] and e.zone == ident[2]
+                           for e in placed):
+                    removed.append(TableEvent(t, "removed", *ident))
+                else:  # placed and removed in the same frame: nothing changed
+                    placed = [e for e in placed if (e.kind, e.value, e.zone) != ident]
         return removed + placed
 
     def _nearest(self, obs: Observation, taken: set[int]) -> int | None:

@@ -116,3 +116,11 @@ def test_lines_round_trip_through_actions() -> None:
                 continue
             again = action_to_line(action)
             assert action_from_line(again) == action
+
+
+def test_replay_routes_aladdin_records() -> None:
+    run = run_replay(RECORDS / "aladdin-example.jsonl")
+    assert run.returncode == 0, run.stderr
+    state = json.loads(run.stdout)
+    assert state["game"] == "aladdin" and state["turn"] == 5 and state["draw_pile"] == 38
+    assert state["discard_top"] == "lamp-2" and state["winner"] is None
