@@ -27,9 +27,12 @@ FONT_GLOBS = (
     "/usr/share/fonts/truetype/*/*.ttf",
     "/usr/share/fonts/opentype/*/*.otf",
     "/usr/share/fonts/truetype/*/*.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/*.otf",
 )
-SKIP_WORDS = ("Italic", "Oblique", "Math", "Fallback", "D050000L", "StandardSymbols", "Z003",
-              "ExtraLight", "Mono")
+# italics, scripts, symbol and monospaced faces, hairlines: not how card indices look
+SKIP_WORDS = ("Italic", "Oblique", "italic", "Math", "math", "Fallback", "D050000L",
+              "StandardSymbols", "Z003", "ExtraLight", "Mono", "Thin", "Hairline", "cursor",
+              "chorus", "_RI", "_RBI", "_RZI", "_I.", "_K.", "Biolinum_K")
 SUIT_CHARS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 RANK_TEXT = {r: ("10" if r == "T" else r) for r in RANK_CLASSES}
 HERSHEY = (
@@ -225,8 +228,16 @@ def build(out_path: str, augments: int = 6, seed: int = 7, max_sim: float = 0.93
                 g = render_text(face, RANK_TEXT[r])
                 if g is not None:
                     rank_glyphs.append((ci, g))
+        # a font without suit symbols draws '?' (or a fallback) instead: skip those
+        question = render_text(face, "?")
+        drawn = {s: render_text(face, SUIT_CHARS[s]) for s in SUIT_CLASSES}
+        shapes = {g.shape for g in drawn.values() if g is not None}
+        if question is not None and question.shape in shapes:
+            continue
+        if len(shapes) < 4:
+            continue
         for ci, s in enumerate(SUIT_CLASSES):
-            g = render_text(face, SUIT_CHARS[s])
+            g = drawn[s]
             if g is not None:
                 suit_glyphs.append((ci, g))
     for font in HERSHEY:

@@ -355,7 +355,9 @@ class Game:
         if w.s.phase is not Phase.SINBAD:
             raise _Refused("S4", "it is Jaffar's phase: each turn Jaffar plays first")
         names = list(turn.effect_discards)
-        while names and w.s.unnamed_discards > 0:
+        # Only discards still unknown in the bank can be named: a reshuffle (S11) may have sent
+        # them to the draw pile since.
+        while names and min(w.s.unnamed_discards, w.s.bank.unknown) > 0:
             card = names.pop(0)
             self._check_unseen(w.s, card)
             w.set(bank=w.s.bank.name_unknown(card), unnamed_discards=w.s.unnamed_discards - 1)
@@ -600,7 +602,7 @@ class Game:
             if w.s.draw_pile == 0:                                       # S11
                 bank, excess = w.s.bank.reduce_to_start()
                 if excess:
-                    w.set(bank=bank, draw_pile=excess)
+                    w.set(bank=bank, draw_pile=excess, unnamed_discards=0)
                     w.note("reshuffle", count=excess)
                     w.say("The bank is shuffled into a new draw pile.")
             if w.s.draw_pile == 0:

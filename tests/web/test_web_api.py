@@ -448,7 +448,7 @@ _json = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=150, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=_json, url=st.sampled_from(["/api/actions", "/api/undo", "/api/redo",
                                         "/api/jaffar/auto", "/api/questions/q1", "/api/games"]))
