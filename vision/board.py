@@ -356,7 +356,7 @@ class HomographyFit:
     def frame_to_board(self) -> Matrix:
         if self.board_to_frame is None:
             raise ValueError(f"no board homography: {self.reason}")
-        inv: Matrix = np.linalg.inv(self.board_to_frame)
+        inv = np.linalg.inv(self.board_to_frame).astype(np.float64)
         return inv
 
     def to_board(self, points: Sequence[Point]) -> list[Point]:
@@ -401,11 +401,7 @@ def estimate_homography(
             continue
         used.append(text)
         board_pts.extend(fid.corners)
-        board_pts.append(fid.center)
         frame_pts.extend((float(x), float(y)) for x, y in corners)
-        xs = [float(p[0]) for p in corners]
-        ys = [float(p[1]) for p in corners]
-        frame_pts.append((sum(xs) / 4, sum(ys) / 4))
     names = tuple(sorted(used))
     need = max(1, cfg.min_fiducials)
     if len(used) < need:

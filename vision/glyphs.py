@@ -24,6 +24,7 @@ GLYPH_SIZE = 32
 _PIX = 8  # side of the coarse pixel template appended to the HOG
 FEATURE_DIM = 324 + _PIX * _PIX
 MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
+TOPK = 1  # a class scores the mean similarity of its TOPK nearest exemplars
 
 
 def _hog(imgs: np.ndarray) -> np.ndarray:
@@ -150,7 +151,15 @@ class Exemplars:
             return out
         sims = feats.astype(np.float32) @ self._ft
         sims -= aspect_weight * np.abs(aspects[:, None] - self.aspects[None, :])
-        out[:, self._classes] = np.maximum.reduceat(sims, self._starts, axis=1)
+        if TOPK <= 1:
+            out[:, self._classes] = np.maximum.reduceat(sims, self._starts, axis=1)
+            return out
+        ends = list(self._starts[1:]) + [sims.shape[1]]
+        for c, a, b in zip(self._classes, self._starts, ends, strict=True):
+            blk = sims[:, a:b]
+            k = min(TOPK, b - a)
+            top = np.partition(blk, blk.shape[1] - k, axis=1)[:, blk.shape[1] - k :]
+            out[:, c] = top.mean(axis=1)
         return out
 
 

@@ -160,6 +160,7 @@ class FolderSource:
                               f"({', '.join(PHOTO_SUFFIXES)})")
         self.fps = 1.0 / self.config.photo_interval if self.config.photo_interval > 0 else 0.0
         self._index = 0
+        self._delivered = 0
         self.skipped: list[str] = []
 
     def read(self) -> Frame | None:
@@ -167,7 +168,6 @@ class FolderSource:
 
         while self._index < len(self.files):
             path = self.files[self._index]
-            i = self._index
             self._index += 1
             try:
                 image = load_image(path)
@@ -175,6 +175,8 @@ class FolderSource:
                 # One unreadable photo in a folder is skipped, not fatal.
                 self.skipped.append(str(exc))
                 continue
+            i = self._delivered
+            self._delivered += 1
             return Frame(i, i * self.config.photo_interval, image)
         return None
 
@@ -249,7 +251,7 @@ class CameraThread:
     @property
     def ended(self) -> bool:
         with self._lock:
-            return self._ended and self._slot is None
+            return self._ended and (self._slot is None or self._stop.is_set())
 
     def _run(self) -> None:
         try:
@@ -275,17 +277,19 @@ class CameraThread:
                 self._changed.notify_all()
 
     def get(self, timeout: float | None = None) -> Frame | None:
-        """The next frame (newest in "newest" mode); None once the source has ended.
+        """The next frame (newest in "newest" mode); None once the source has ended or stopped.
 
         With a ``timeout``, None also when no frame came in time (check :attr:`ended`).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._changed:
-            while self._slot is None and not self._ended:
+            while self._slot is None and not self._ended and not self._stop.is_set():
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return None
                 self._changed.wait(remaining if remaining is not None else 0.5)
+            if self._stop.is_set():
+                return None  # stopped: a frame still in the slot is stale
             frame, self._slot = self._slot, None
             self._changed.notify_all()
             return frame

@@ -448,8 +448,8 @@ def _paste(frame: Floats, face: Image, mask: Image, corners: Floats) -> None:
     alpha = cv2.warpPerspective(mask, hom, size, flags=cv2.INTER_LINEAR).astype(np.float32)
     alpha /= 255.0
     roi = frame[y0:y1, x0:x1]
-    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, np.float32([[1, 0, 2], [0, 1, 3]]), size),
-                              (0, 0), 3)
+    offset = np.array([[1, 0, 2], [0, 1, 3]], np.float32)
+    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, offset, size), (0, 0), 3)
     roi *= (1.0 - 0.3 * shadow)[:, :, None]
     a = alpha[:, :, None]
     roi *= 1.0 - a
@@ -507,7 +507,8 @@ def render_video(script: Sequence[ScriptEvent], out: str | Path, *,
     renderer = TableRenderer(script, layout, config)
     cfg = renderer.cfg
     p = Path(out)
-    writer = cv2.VideoWriter(str(p), cv2.VideoWriter_fourcc(*"MJPG"), cfg.fps,
+    fourcc = cv2.VideoWriter.fourcc(*"MJPG")
+    writer = cv2.VideoWriter(str(p), fourcc, cfg.fps,
                              (cfg.width, cfg.height))
     if not writer.isOpened():
         raise OSError(f"{p}: cannot write a video here (MJPG .avi)")

@@ -371,6 +371,8 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
             if tracker is not None and not board_found and frames_seen <= cfg.board_wait_frames:
                 continue
             for event in stab.update(frame.t, observations(result, fit, board)):
+                if stop is not None and stop.is_set():
+                    return
                 yield event.to_json()
         if cam.error:
             _warn(cam.error)

@@ -4,7 +4,7 @@ Watching (no PIN): ``GET /api/state``, ``GET /api/questions``, ``GET /api/games`
 and the campaigns a new game may use), ``GET /api/record`` (the game record, JSON Lines;
 ``?download=1`` for a file). Changing (``X-Table-PIN``, body ``{"state_id": n, ...}``):
 ``POST /api/actions`` (``"line"``), ``/api/undo``, ``/api/redo``, ``/api/jaffar/auto``,
-``/api/questions/<id>`` (``"choice"``); and, without a state_id, ``POST /api/games``
+``/api/questions/<id>`` (``"choice"``), ``/api/table-events`` (``"event"``); and, without a state_id, ``POST /api/games``
 (``{"campaign": "file.toml"}``) and ``/api/games/<id>/switch``.
 
 Anyone may watch (GET); every change needs the table's PIN in the ``X-Table-PIN`` header and
@@ -181,6 +181,27 @@ def jaffar_auto() -> Response:
     state_id = state_id_of(json_body())
     with ctx.lock:
         return _ok(ctx.session.auto_jaffar(state_id))
+
+
+@bp.post("/table-events")
+def table_events() -> Response:
+    """One table event (FORMATS "Table events"), or a declaration the camera cannot see:
+    ``{"event": "declare", "action": "draw", "count": 2}``, ``{"event": "declare", "action":
+    "pass"}`` or ``{"event": "done"}``. It goes through the same interpreter as the camera's."""
+    ctx = changing()
+    body = json_body()
+    state_id = state_id_of(body)
+    event = body.get("event")
+    if not isinstance(event, dict):
+        raise ApiError(400, "the body needs \"event\": a table event object such as "
+                       "{\"event\": \"declare\", \"action\": \"draw\", \"count\": 2}")
+    with ctx.lock:
+        current = ctx.session.state_id
+        if state_id != current:
+            raise ApiError(409, f"the table has moved on: state {state_id} is stale, the "
+                           f"current one is {current}", state_id=current)
+        ctx.session.table_event(event)
+        return _ok(ctx.session.snapshot())
 
 
 @bp.post("/questions/<question_id>")

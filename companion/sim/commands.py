@@ -55,6 +55,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 1
+    if not isinstance(loaded, Campaign) and args.records:
+        print(f"simulate: {args.campaign} is a scenario file; game records name a campaign "
+              "(FORMATS.md), so --records needs a campaign file", file=sys.stderr)
+        return 2
     campaign = loaded if isinstance(loaded, Campaign) else single_scenario_campaign(loaded)
     game = Game(campaign)
     records = Path(args.records) if args.records else None

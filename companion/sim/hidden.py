@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 
 from companion.cards import SUITS, Card, full_deck
 from companion.sinbad import Note, SinbadState
@@ -187,10 +188,7 @@ class HiddenCards:
             raise HiddenStateError(f"unknown bank cards: hidden {len(self.unknown)}, engine "
                                    f"{state.bank.unknown}")
         # The bank's cards of a suit are the 13 that are nowhere else (and not unknown).
-        away = suit_tally(self.hand)
-        for group in (self.draw, state.path_cards, self.unknown):
-            for i, n in enumerate(suit_tally(group)):
-                away[i] += n
+        away = suit_tally(chain(self.hand, self.draw, state.path_cards, self.unknown))
         shown = suit_tally(state.bank.known)
         for i, suit in enumerate(SUITS):
             engine = shown[i] + state.bank.anonymous[i]             # = state.bank.count(suit)

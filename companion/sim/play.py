@@ -108,8 +108,10 @@ class _Table:
 
     def _sinbad_view(self, state: SinbadState, hidden: HiddenCards,
                      peek: Any = None) -> SinbadView:
-        return SinbadView(self.game, state, tuple(hidden.hand),
-                          tuple(hidden.bank(state.path_cards)), self.rng, self.config,
+        def bank() -> tuple[Card, ...]:
+            return tuple(hidden.bank(state.path_cards))
+
+        return SinbadView(self.game, state, tuple(hidden.hand), bank, self.rng, self.config,
                           peek if peek is not None else _nothing)
 
     def _chooser(self, state: SinbadState, hidden: HiddenCards) -> Any:
@@ -185,14 +187,17 @@ class _Table:
                 break
             if renewed:
                 stack = []
-            deck.remove(card)
+            if card is deck[-1]:
+                deck.pop()
+            else:
+                deck.remove(card)
             stack.append(card)
             chosen.append(card)
         return tuple(chosen), deck
 
     def _sinbad_phase(self) -> None:
         game, state, hidden = self.game, self.state, self.hidden
-        named = min(len(hidden.unknown), state.unnamed_discards)
+        named = min(len(hidden.unknown), state.unnamed_discards, state.bank.unknown)
         turn_names = tuple(hidden.unknown[:named])
         budge: str | None = None
         order: list[Card] = []

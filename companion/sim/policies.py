@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from companion.cards import SUITS, Card, Suit
@@ -44,10 +45,15 @@ class SinbadView:
     game: Game
     state: SinbadState
     hand: tuple[Card, ...]
-    bank: tuple[Card, ...]
+    bank_cards: Callable[[], tuple[Card, ...]]
     rng: random.Random
     config: SimConfig
     peek: Callable[[], Card | None]
+
+    @cached_property
+    def bank(self) -> tuple[Card, ...]:
+        """The bank's cards, face up on the table (worked out only when a policy looks)."""
+        return self.bank_cards()
 
 
 @dataclass(frozen=True)

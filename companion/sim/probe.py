@@ -50,10 +50,14 @@ def sinbad_prefix(game: Game, state: SinbadState, turn_names: Sequence[Card],
     """Sinbad's line up to his action: naming the turn-start discards (S15h), then the Budge
     card and its effects (S8a). ``discard_order`` lists hand cards, most expendable first; the
     Budge card's discards take from its front, and ``used_names`` says which it took."""
+    if budge is None and not turn_names:
+        return Prefix(state, (), False)
     work = _Work(state)
     names = list(turn_names)
-    # The same order as the engine's own Sinbad line: turn-start discards are named first.
-    while names and work.s.unnamed_discards > 0:
+    # The same order and condition as the engine's own Sinbad line: turn-start discards are
+    # named first, and only while they are still unknown in the bank (a reshuffle, S11, may
+    # have sent them to the draw pile).
+    while names and min(work.s.unnamed_discards, work.s.bank.unknown) > 0:
         card = names.pop(0)
         work.set(bank=work.s.bank.name_unknown(card),
                  unnamed_discards=work.s.unnamed_discards - 1)

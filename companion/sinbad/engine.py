@@ -175,6 +175,19 @@ class Game:
         steps = self.scenario(state).steps
         return state.step_index < len(steps) and isinstance(steps[state.step_index], Challenge)
 
+    def upcoming_paths(self, state: SinbadState) -> tuple[PathState, ...]:
+        """The paths a player can aim at now: the current challenge's, or, when a challenge is
+        about to begin (S8a), its paths as events have shaped them (before the Budge card)."""
+        if state.challenge_index is not None or not self.budge_due(state):
+            return state.paths
+        challenge = self.next_challenge(state)
+        if challenge is None:
+            return ()
+        paths = [PathState(p.id, p.need) for p in challenge.paths]
+        for path_id, steps in state.path_deltas:
+            paths = _delta(paths, path_id, steps)
+        return tuple(paths)
+
     def budge_cards(self, state: SinbadState) -> tuple[BudgeCard, ...]:
         scenario = self.scenario(state)
         return tuple(b for b in scenario.budge if b.id in state.budge_hand)

@@ -423,8 +423,12 @@ class TableSession:
         upcoming = game.next_challenge(state) if challenge is None else _challenge_after(
             game, state)
         paths = []
-        for p in state.paths:
-            spec = challenge.path(p.id) if challenge else None
+        # When a challenge is about to begin its paths are shown already, so that the card
+        # played with the Budge card can be aimed at one of them in the same tap.
+        shown = challenge if challenge is not None else (upcoming if game.budge_due(state)
+                                                         else None)
+        for p in game.upcoming_paths(state):
+            spec = shown.path(p.id) if shown else None
             flavor = [spec.flavor_line(i) for i in range(len(p.cards))] if spec else []
             paths.append({
                 "id": p.id, "need": [s.resource for s in p.need],

@@ -601,3 +601,14 @@ def test_s6_s7_jaffar_card_range_looks_ahead_to_the_turn_start(tmp_path: Path) -
 def test_s13_jaffar_card_range_includes_turn_start_events(tmp_path: Path) -> None:
     t = one_challenge(tmp_path, before=event("e1", "[{ jaffar_skip = true }]"))
     assert t.game.jaffar_card_range(t.state) == (0, 0)
+
+
+def test_s8a_upcoming_paths_show_the_challenge_about_to_begin(tmp_path: Path) -> None:
+    before = event("e1", '[{ path_delta = { path = "friends", steps = -1 } }]')
+    t = one_challenge(tmp_path, before=before)
+    assert t.game.upcoming_paths(t.state) == ()            # the turn has not started
+    t.jaffar("4H")
+    upcoming = {p.id: len(p.need) for p in t.game.upcoming_paths(t.state)}
+    assert upcoming == {"muscle": 2, "friends": 2} and t.public["paths"] == {}
+    t.play("QC@muscle", budge="b1")
+    assert t.game.upcoming_paths(t.state) == t.state.paths

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sim_helpers import QUICK, SEVEN_SEAS, game_of, write_stress
 
-from companion.cards import SUITS
+from companion.cards import SUITS, Suit
 from companion.sim import SimConfig, play_game
 from companion.sim.hidden import HiddenCards
 from companion.sim.policies import (
@@ -24,12 +24,15 @@ from companion.sim.policies import (
 )
 from companion.sinbad import (
     Action,
+    Draw,
     DrawPlay,
     Game,
     JaffarPlays,
     Outcome,
     Pass,
     Phase,
+    Play,
+    SinbadState,
     SinbadTurn,
     Trade,
 )
@@ -43,10 +46,15 @@ class Invariants:
     def __init__(self) -> None:
         self.seen: Counter[str] = Counter()
         self.lines = 0
+        self.prev: SinbadState | None = None
 
     def __call__(self, action: Action, outcome: Outcome, hidden: HiddenCards) -> None:
         s = outcome.state
         self.lines += 1
+        if isinstance(action, JaffarPlays) and s.turn == 1:
+            self.prev = None                                   # a new game
+        self.rulings(action, outcome, self.prev)
+        self.prev = s
         assert outcome.refusal is None
         assert 0 <= s.sleep <= 10, "S2: the meter stays in 0..10"
         assert s.sinbad_cards_total() == 52, "Sinbad's cards: hand + pile + bank + paths"
@@ -83,6 +91,29 @@ class Invariants:
                 self.seen["draw_play"] += 1
 
 
+    def rulings(self, action: Action, outcome: Outcome, prev: SinbadState | None) -> None:
+        s = outcome.state
+        over = s.phase is Phase.OVER
+        if isinstance(action, JaffarPlays) and not over:
+            if s.challenge_index is not None and s.challenge_turn >= 3:
+                assert s.scoreboard == "winning", "S6: turn 3 of a challenge is Winning"
+                self.seen["S6"] += 1
+            assert len(action.cards) <= (3 if s.scoreboard == "winning" else 2)   # S7, S15e
+        if isinstance(action, SinbadTurn) and not over:
+            if any(n.kind == "overcome" for n in outcome.notes):
+                assert s.scoreboard == "losing", "S10: an overcome turn ends Losing"
+                self.seen["S10"] += 1
+            if prev is not None and action.budge is None:
+                a = action.action
+                if isinstance(a, Draw | Trade | Pass):
+                    assert s.sleep == prev.sleep - 1, "S8c: a turn without a play costs 1"
+                    self.seen["S8c"] += 1
+                elif isinstance(a, Play | DrawPlay):
+                    cards = a.placements if isinstance(a, Play) else (a.placement,)
+                    antics = sum(1 for p in cards if p.card.suit is Suit.SPADES)
+                    assert s.sleep == min(10, prev.sleep + antics), "S2/S8b: Antics +1"
+
+
 def run_batch(game: Game, sinbad: type[SinbadPolicy], jaffar: type[JaffarPolicy],
               seeds: range) -> tuple[Invariants, Counter[str]]:
     check = Invariants()
@@ -104,7 +135,8 @@ def stress(tmp_path_factory: pytest.TempPathFactory) -> Game:
 def test_random_sinbad_on_the_stress_campaign_runs_every_rare_rule(stress: Game) -> None:
     check, results = run_batch(stress, RandomSinbad, DeckJaffar, range(500))
     # S11 reshuffles, S15k anonymous bank cards taken back, S13 effects of every kind.
-    for kind in ("reshuffle", "take_anonymous", "discard", "removed", "sinbad_Pass",
+    for kind in ("reshuffle", "take_anonymous", "discard", "removed", "sinbad_Pass", "S6",
+                 "S8c",
                  "jaffar_cards_0", "sinbad_Trade", "sinbad_Draw", "sinbad_Play",
                  "draw_play", "named_discards"):
         assert check.seen[kind] > 0, f"no game of the batch ran {kind!r}"
@@ -114,7 +146,7 @@ def test_random_sinbad_on_the_stress_campaign_runs_every_rare_rule(stress: Game)
 def test_heuristic_sinbad_on_the_stress_campaign(stress: Game) -> None:
     check, results = run_batch(stress, HeuristicSinbad, DeckJaffar, range(150))
     # S15e: Winning with an extra card, Jaffar plays 3.
-    for kind in ("overcome", "reshuffle", "jaffar_cards_2", "jaffar_cards_3"):
+    for kind in ("overcome", "reshuffle", "jaffar_cards_2", "jaffar_cards_3", "S10"):
         assert check.seen[kind] > 0, f"no game of the batch ran {kind!r}"
     assert results["sinbad"] > 0
     check, results = run_batch(stress, HeuristicSinbad, SchemerJaffar, range(150))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -55,6 +56,43 @@ def test_summary_counts_rates_challenges_and_sleep() -> None:
 def test_sleep_chart_buckets_long_games() -> None:
     curve = [{"turn": i + 1, "mean_sleep": 10.0 - i / 10, "games": 5} for i in range(95)]
     rows = sleep_chart(curve, rows=20, width=40)
-    assert len(rows) <= 20 and rows[0].count("#") == 40 - 1 or rows[0].count("#") == 40
-    assert rows[-1].count("#") < rows[0].count("#")
+    assert len(rows) == 19                       # 95 turns in buckets of 5
+    assert "turn       1-5 |" in rows[0] and rows[0].count("#") == round(9.8 / 10 * 40)
+    assert rows[-1].count("#") == round((10 - 9.2) / 10 * 40)
     assert sleep_chart([]) == []
+
+
+def test_simulate_shows_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import sys
+
+    from sim_helpers import QUICK
+
+    from companion.cli import main
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    fake = Tty()
+    monkeypatch.setattr(sys, "stderr", fake)
+    assert main(["simulate", str(QUICK), "-n", "4", "--json"]) == 0
+    assert "4/4 games" in fake.getvalue()
+    assert '"games": 4' in capsys.readouterr().out
+
+
+def test_simulate_refuses_what_it_cannot_do(tmp_path: Any,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from sim_helpers import QUICK
+
+    from companion.cli import main
+
+    scenario = next((QUICK.parent / "quick").glob("*.toml"))
+    assert main(["simulate", str(scenario), "-n", "2"]) == 0       # a lone scenario plays
+    assert main(["simulate", str(scenario), "-n", "2", "--records", str(tmp_path)]) == 2
+    assert main(["simulate", str(QUICK), "-n", "0"]) == 2
+    broken = tmp_path / "broken.toml"
+    broken.write_text('id = "x"\nscenarios = []\n', encoding="utf-8")
+    assert main(["simulate", str(broken)]) == 1
+    assert "simulate:" in capsys.readouterr().err

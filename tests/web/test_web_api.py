@@ -459,3 +459,31 @@ def test_random_json_never_gets_a_server_error(session: TableSession, examples_d
     assert response.status_code < 500, response.get_data(as_text=True)
     if response.status_code != 200:
         assert isinstance(response.get_json()["error"], str)
+
+
+def test_table_events_go_through_the_interpreter(client: FlaskClient) -> None:
+    act(client, {"jaffar": ["3S"]})
+    sid = current(client)["state_id"]
+    seen = post(client, "/api/table-events", {"state_id": sid, "event": {
+        "t": 1.0, "event": "placed", "code": "budge:nudge", "zone": "budge"}})
+    assert seen.status_code == 200
+    sid = seen.get_json()["state_id"]
+    declared = post(client, "/api/table-events", {"state_id": sid, "event": {
+        "t": 2.0, "event": "declare", "action": "draw", "count": 2}})
+    assert declared.status_code == 200
+    state = current(client)
+    assert state["hand"] == 10 and state["challenge"] == "gate" and state["phase"] == "jaffar"
+
+
+def test_table_events_are_checked_like_every_change(client: FlaskClient) -> None:
+    sid = current(client)["state_id"]
+    good = {"state_id": sid, "event": {"event": "done"}}
+    assert post(client, "/api/table-events", good, pin="0000").status_code == 403
+    assert post(client, "/api/table-events", {"state_id": sid + 5, "event": {"event": "done"}}
+                ).status_code == 409
+    for bad in ({"state_id": sid}, {"state_id": sid, "event": "placed"},
+                {"state_id": sid, "event": {"event": "placed"}}):
+        response = post(client, "/api/table-events", bad)
+        assert response.status_code == 400, response.get_json()
+        assert response.get_json()["error"]
+    assert current(client)["state_id"] == sid

@@ -114,6 +114,8 @@ def test_a_short_game_played_through_the_buttons(browser: Browser, server: Table
 
     # The Budge card is the only one, so it is chosen; the new challenge's card goes by suit.
     expect(page.locator(".budge[data-budge='nudge']")).to_have_class("budge chosen")
+    # Its paths are shown before it begins, so a card could also be aimed at one of them.
+    expect(page.locator("button.path[data-path='friends']")).to_be_visible()
     with one_change(page, session):
         pick(page, "QC")
     expect(page.locator(".path[data-path='muscle'] .card[data-card='QC']")).to_be_visible()

@@ -445,7 +445,8 @@
 
     if (ui.target) { panel.append(targetPicker(v)); return; }
     if (ui.trade) { panel.append(tradePicker(v)); return; }
-    const opening = v.budge_due && !(v.paths || []).length;
+    // A challenge about to begin shows its paths already; a card may also go by suit alone.
+    const opening = v.budge_due && !v.challenge;
 
     if (ui.tray.length) {
       panel.append(el("div", { class: "actions tray" },
