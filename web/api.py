@@ -4,8 +4,8 @@ Watching (no PIN): ``GET /api/state``, ``GET /api/questions``, ``GET /api/games`
 and the campaigns a new game may use), ``GET /api/record`` (the game record, JSON Lines;
 ``?download=1`` for a file). Changing (``X-Table-PIN``, body ``{"state_id": n, ...}``):
 ``POST /api/actions`` (``"line"``), ``/api/undo``, ``/api/redo``, ``/api/jaffar/auto``,
-``/api/questions/<id>`` (``"choice"``), ``/api/table-events`` (``"event"``); and, without a state_id, ``POST /api/games``
-(``{"campaign": "file.toml"}``) and ``/api/games/<id>/switch``.
+``/api/questions/<id>`` (``"choice"``), ``/api/table-events`` (``"event"``); and, without a
+state_id, ``POST /api/games`` (``{"campaign": "file.toml"}``) and ``/api/games/<id>/switch``.
 
 Anyone may watch (GET); every change needs the table's PIN in the ``X-Table-PIN`` header and
 the ``state_id`` the client last saw. The views only check the envelope of a request; the
