@@ -21,7 +21,7 @@ import sys
 import cv2
 import numpy as np
 
-from vision.glyphs import MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_features
+from vision.glyphs import MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_features, projection
 
 FONT_GLOBS = (
     "/usr/share/fonts/truetype/*/*.ttf",
@@ -42,6 +42,9 @@ SUIT_FONTS = ("DejaVu", "Liberation", "C059", "Nimbus", "P052", "URWBookman", "U
               "LinLibertine_R.", "LinBiolinum_R")
 SUIT_CHARS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 RANK_TEXT = {r: ("10" if r == "T" else r) for r in RANK_CLASSES}
+# exemplars are compared in this many principal dimensions (98% of the variance), for speed
+RANK_DIMS = 128
+SUIT_DIMS = 64
 HERSHEY = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
@@ -294,6 +297,8 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
         suit_feats=sf,
         suit_labels=sl,
         suit_aspects=sa,
+        rank_proj=projection(rf, RANK_DIMS).astype(np.float16),
+        suit_proj=projection(sf, SUIT_DIMS).astype(np.float16),
         fonts=np.array([os.path.basename(f) for f in files]),
     )
     return {"fonts": len(files), "rank_exemplars": len(rl), "suit_exemplars": len(sl)}

@@ -44,9 +44,11 @@ def to_bgr(image: np.ndarray) -> np.ndarray | None:
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
     """Four points ordered clockwise on screen (y down), starting nearest the top-left."""
     p = np.asarray(pts, np.float32).reshape(4, 2)
-    cx, cy = float(p[:, 0].mean()), float(p[:, 1].mean())
-    order = sorted(range(4), key=lambda i: math.atan2(p[i, 1] - cy, p[i, 0] - cx))
-    start = min(range(4), key=lambda k: p[order[k], 0] + p[order[k], 1])
+    xy = p.tolist()
+    cx = (xy[0][0] + xy[1][0] + xy[2][0] + xy[3][0]) / 4
+    cy = (xy[0][1] + xy[1][1] + xy[2][1] + xy[3][1]) / 4
+    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
+    start = min(range(4), key=lambda k: xy[order[k]][0] + xy[order[k]][1])
     return p[[order[(start + k) % 4] for k in range(4)]]
 
 
@@ -212,11 +214,30 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Area of intersection over the smaller quad's area."""
+    if (a[:, 0].max() <= b[:, 0].min() or b[:, 0].max() <= a[:, 0].min()
+            or a[:, 1].max() <= b[:, 1].min() or b[:, 1].max() <= a[:, 1].min()):
+        return 0.0
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(inter) / max(1e-6, min(quad_area(a), quad_area(b)))
 
 
 _Cand = tuple[float, np.ndarray, np.ndarray]  # area, quad, contour
+
+
+def _drop_copies(cands: list[_Cand]) -> list[_Cand]:
+    """The same card found in several masks: keep the first (largest) of near-copies."""
+    out: list[_Cand] = []
+    keys: list[tuple[float, float, float]] = []
+    for cand in cands:
+        area, q, _ = cand
+        cx, cy = (float(v) for v in q.sum(axis=0) / 4)
+        tol = 0.03 * math.sqrt(area)
+        if any(abs(cx - kx) < tol and abs(cy - ky) < tol and abs(area - ka) < 0.06 * ka
+               for kx, ky, ka in keys):
+            continue
+        keys.append((cx, cy, area))
+        out.append(cand)
+    return out
 
 
 def _drop_merged(cands: list[_Cand]) -> list[_Cand]:
@@ -277,6 +298,7 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])
+    cands = _drop_copies(cands)
     cands = _drop_merged(cands)
     kept: list[np.ndarray] = []
     for _area, q, c in cands:

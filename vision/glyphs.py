@@ -111,6 +111,9 @@ class Exemplars:
     feats: np.ndarray
     labels: np.ndarray
     aspects: np.ndarray
+    # optional projection (FEATURE_DIM x k) to fewer dimensions, for speed: queries are
+    # projected and re-normalised; ``feats`` then hold projected unit rows
+    proj: np.ndarray | None = None
 
     @classmethod
     def empty(cls) -> Exemplars:
@@ -149,7 +152,11 @@ class Exemplars:
         out = np.full((q, n_classes), -1.0, np.float32)
         if len(self) == 0 or q == 0:
             return out
-        sims = feats.astype(np.float32) @ self._ft
+        q = feats.astype(np.float32)
+        if self.proj is not None:
+            q = q @ self.proj
+            q /= np.linalg.norm(q, axis=1, keepdims=True) + 1e-6
+        sims = q @ self._ft
         sims -= aspect_weight * np.abs(aspects[:, None] - self.aspects[None, :])
         if TOPK <= 1:
             out[:, self._classes] = np.maximum.reduceat(sims, self._starts, axis=1)
@@ -172,17 +179,29 @@ class GlyphModel:
     def load(cls, path: Path = MODEL_PATH) -> GlyphModel:
         with np.load(path) as z:
             return cls(
-                Exemplars(
-                    z["rank_feats"].astype(np.float32),
-                    z["rank_labels"].astype(np.int16),
-                    z["rank_aspects"].astype(np.float32),
-                ),
-                Exemplars(
-                    z["suit_feats"].astype(np.float32),
-                    z["suit_labels"].astype(np.int16),
-                    z["suit_aspects"].astype(np.float32),
-                ),
+                _projected(z["rank_feats"], z["rank_labels"], z["rank_aspects"],
+                           z["rank_proj"] if "rank_proj" in z else None),
+                _projected(z["suit_feats"], z["suit_labels"], z["suit_aspects"],
+                           z["suit_proj"] if "suit_proj" in z else None),
             )
+
+
+def _projected(
+    feats: np.ndarray, labels: np.ndarray, aspects: np.ndarray, proj: np.ndarray | None
+) -> Exemplars:
+    f = feats.astype(np.float32)
+    p = None
+    if proj is not None:
+        p = proj.astype(np.float32)
+        f = f @ p
+        f /= np.linalg.norm(f, axis=1, keepdims=True) + 1e-6
+    return Exemplars(f, labels.astype(np.int16), aspects.astype(np.float32), p)
+
+
+def projection(feats: np.ndarray, dims: int) -> np.ndarray:
+    """The ``dims`` principal directions (uncentred) of unit feature rows."""
+    _u, _s, vt = np.linalg.svd(feats.astype(np.float32), full_matrices=False)
+    return np.ascontiguousarray(vt[:dims].T.astype(np.float32))
 
 
 _BUILTIN: GlyphModel | None = None

@@ -106,7 +106,7 @@ class RecognizerConfig:
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
-    centre_below: float = 0.9  # the centre is looked at when the corners alone are less sure
+    centre_below: float = 0.75  # the centre is looked at when the corners alone are less sure
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
@@ -238,13 +238,23 @@ class IndexReader:
     def glyphs(self, patch: np.ndarray) -> list[_Glyphs]:
         """Candidate (rank mask, rank aspect, suit mask, suit aspect, redness) cut-outs."""
         cfg = self.cfg
-        H = cfg.crop_size[1]
-        v = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+        v = _ink_channel(patch)
         paper = _percentile(v, cfg.paper_percentile)
         if paper < 60:
             return []
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = (v < thr).astype(np.uint8)
+        out = self._cut(patch, v, thr, mask)
+        if not out:
+            # glyphs blurred into each other or into a pip: thin the ink and look again
+            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS))
+        return out
+
+    def _cut(
+        self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray
+    ) -> list[_Glyphs]:
+        cfg = self.cfg
+        H = cfg.crop_size[1]
         m = max(2, int(0.008 * H))
         mask[:m, :] = 0
         mask[:, :m] = 0
@@ -264,10 +274,9 @@ class IndexReader:
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
         comps = []
-        for i in range(1, n):
+        sizable = np.nonzero((stats[:, 4] >= 6) & (stats[:, 3] >= 0.25 * hmin))[0]
+        for i in sizable[sizable > 0]:
             x, y, w, h, a = (int(t) for t in stats[i])
-            if a < 6 or h < 0.25 * hmin:
-                continue
             touches = x <= m or y <= m or x + w >= pw - 1 or y + h >= ph - 1
             if touches:
                 continue
@@ -590,6 +599,16 @@ def _margin_conf(margin: float, best: float, need: float, floor: float) -> float
     return 0.5 + 0.5 * min(1.0, (margin - need) / (3 * need))
 
 
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def _ink_channel(img: np.ndarray) -> np.ndarray:
+    """Grey level in which black and red ink are both dark but yellow (face cards, panels)
+    stays light: the darker of the grey and the green channel."""
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return np.minimum(gray, img[:, :, 1])
+
+
 def _label_mask(labels: np.ndarray, ids: list[int]) -> np.ndarray:
     m = labels == ids[0]
     for i in ids[1:]:
@@ -689,7 +708,7 @@ class Centre:
 def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader) -> Centre:
     """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture."""
     H, W = crop.shape[:2]
-    v = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    v = _ink_channel(crop)
     paper = _percentile(v, 90)
     if paper < 60:
         return Centre("unknown")
@@ -710,10 +729,9 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     pips = []
     big = other = 0
-    for i in range(1, n):
+    sizable = np.nonzero((stats[:, 3] >= 0.04 * H) | (stats[:, 2] >= 0.04 * H))[0]
+    for i in sizable[sizable > 0]:
         x, y, w, h, a = (int(t) for t in stats[i])
-        if h < 0.04 * H and w < 0.04 * H:
-            continue
         if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
             other += 1
             continue

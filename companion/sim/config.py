@@ -8,7 +8,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class SimConfig:
     # A game that never ends is a bug (of a policy or of the rules); stop it loudly.
-    max_turns: int = 400
+    max_turns: int = 3000
     # Compare every hidden card with the engine's public state after every line (slower; the
     # count checks run always).
     deep_checks: bool = False

@@ -254,13 +254,8 @@ def best_placement(paths: Sequence[PathState], hand: Sequence[Card], config: Sim
 
 def _demand(view: SinbadView) -> list[int]:
     """How many cards of each suit the current (or next) challenge may still ask for."""
-    st = view.state
     demand = [0, 0, 0, 0]
-    if st.paths:
-        needs = [p.need[len(p.cards):] for p in st.paths]
-    else:
-        nxt = view.game.next_challenge(st)
-        needs = [p.need for p in nxt.paths] if nxt is not None else []
+    needs = [p.need[len(p.cards):] for p in view.game.upcoming_paths(view.state)]
     for need in needs:
         for i, n in enumerate(_suit_counts(need)):
             demand[i] = max(demand[i], n)

@@ -242,40 +242,39 @@ def feed_events_file(session: Any, path: Path, stop: threading.Event, *, fast: b
     interpreter.flush()
 
 
-def _camera_events(opts: PlayOptions) -> Iterator[dict[str, Any]]:
+def _camera_events(opts: PlayOptions, stop: threading.Event) -> Iterator[dict[str, Any]]:
     """Table events from ``vision.watch`` (the vision side's frame sources)."""
     import importlib
 
     try:
         watch = importlib.import_module("vision.watch")
-    except ImportError:
-        raise TableError("the camera path is not available in this build yet: the vision "
-                         "package has no `vision.watch`. Camera, video and stream sources "
-                         "feed the same table interpreter as --events FILE, which works "
-                         "now.") from None
+    except ImportError as exc:
+        raise TableError(f"the camera path cannot start: {exc}. Camera, video and stream "
+                         "sources feed the same table interpreter as --events FILE.") from None
     source: object = (opts.camera if opts.camera is not None
                       else str(opts.video) if opts.video is not None else opts.url)
-    for name in ("watch_events", "table_events", "events", "watch"):
-        func = getattr(watch, name, None)
-        if callable(func):
-            produced: Iterator[dict[str, Any]] = func(source)
-            return produced
-    raise TableError("vision.watch has no function producing table events "
-                     "(watch_events / table_events / events / watch)")
+    produced: Iterator[dict[str, Any]] = watch.watch_events(source, stop=stop)
+    return produced
 
 
 def feed_camera(session: Any, opts: PlayOptions, stop: threading.Event) -> None:
     try:
-        events = _camera_events(opts)
+        for event in _camera_events(opts, stop):
+            if stop.is_set():
+                return
+            try:
+                session.table_event(event)
+            except TableError as exc:
+                session.say(f"Table event ignored: {exc.reason}")
     except TableError as exc:
         _err(exc.reason)
         session.say(exc.reason)
         return
-    for event in events:
-        if stop.is_set():
-            return
-        try:
-            session.table_event(event)
-        except TableError as exc:
-            session.say(f"Table event ignored: {exc.reason}")
+    except (ValueError, RuntimeError, OSError) as exc:
+        # The vision side's errors (a camera that will not open, a broken board layout, no
+        # recognizer) say what to try; the tablet keeps working without the camera.
+        message = f"The camera stopped: {exc}"
+        _err(message)
+        session.say(message)
+        return
     session.interpreter.flush()

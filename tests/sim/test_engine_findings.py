@@ -1,11 +1,12 @@
-"""Engine behaviour found by the simulator that disagrees with the rulings.
+"""Engine behaviour found by the simulator that disagreed with the rulings; each test stays as
+a regression test once the engine is fixed.
 
-S11 + S15h: a card an event discards unnamed is "unknown" in the bank until the Sinbad line
-names it. A reshuffle in between sends every unknown card into the new draw pile (S11: "all
-unknown-suit cards left"), but the engine keeps counting it as still to be named
-(``unnamed_discards``). Naming it on the next Sinbad line is then accepted: the bank's
-``unknown`` becomes -1 and the named card, which is really in the draw pile or in Sinbad's
-hand, is shown in the bank (so S15j would later refuse playing it).
+S11 + S15h (fixed in the engine by commit 6828229): a card an event discards unnamed is
+"unknown" in the bank until the Sinbad line names it. A reshuffle in between sends every
+unknown card into the new draw pile (S11: "all unknown-suit cards left"), but the engine kept
+counting it as still to be named (``unnamed_discards``). Naming it on the next Sinbad line was
+then accepted: the bank's ``unknown`` became -1 and the named card, really in the draw pile or
+in Sinbad's hand, was shown in the bank (so S15j would later refuse playing it).
 """
 
 from __future__ import annotations
