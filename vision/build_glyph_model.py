@@ -21,7 +21,15 @@ import sys
 import cv2
 import numpy as np
 
-from vision.glyphs import MODEL_PATH, RANK_CLASSES, SUIT_CLASSES, glyph_features, projection
+from vision.glyphs import (
+    MODEL_PATH,
+    RANK_CLASSES,
+    RANK_MODEL_CLASSES,
+    REJECT_CLASSES,
+    SUIT_CLASSES,
+    glyph_features,
+    projection,
+)
 
 FONT_GLOBS = (
     "/usr/share/fonts/truetype/*/*.ttf",
@@ -41,7 +49,7 @@ SKIP_WORDS = ("Italic", "Oblique", "italic", "Math", "math", "Fallback", "D05000
 SUIT_FONTS = ("DejaVu", "Liberation", "C059", "Nimbus", "P052", "URWBookman", "URWGothic",
               "LinLibertine_R.", "LinBiolinum_R")
 SUIT_CHARS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
-RANK_TEXT = {r: ("10" if r == "T" else r) for r in RANK_CLASSES}
+RANK_TEXT = {r: ("10" if r == "T" else r) for r in RANK_MODEL_CLASSES}
 # exemplars are compared in this many principal dimensions (98% of the variance), for speed
 RANK_DIMS = 128
 SUIT_DIMS = 64
@@ -140,7 +148,11 @@ def _geometric_suits() -> dict[str, list[np.ndarray]]:
         cv2.circle(img, (int(cx + off), int(top)), int(r), 255, -1, cv2.LINE_AA)
         tip = n * (0.88 + 0.02 * (variant % 2))
         tri = np.array(
-            [(cx - off - r * 0.97, top + r * 0.25), (cx + off + r * 0.97, top + r * 0.25), (cx, tip)],
+            [
+                (cx - off - r * 0.97, top + r * 0.25),
+                (cx + off + r * 0.97, top + r * 0.25),
+                (cx, tip),
+            ],
             np.int32,
         )
         cv2.fillPoly(img, [tri], 255, cv2.LINE_AA)
@@ -239,6 +251,7 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
     rng = np.random.default_rng(seed)
     rank_glyphs: list[tuple[int, np.ndarray]] = []
     suit_glyphs: list[tuple[int, np.ndarray]] = []
+    reject_glyphs: list[tuple[int, np.ndarray]] = []
     files = font_files()
     for path in files:
         face = cv2.FontFace(path)
@@ -252,6 +265,10 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
                 g = render_text(face, RANK_TEXT[r])
                 if g is not None:
                     rank_glyphs.append((ci, g))
+        for ci, r in enumerate(REJECT_CLASSES, start=len(RANK_CLASSES)):
+            g = render_text(face, r)
+            if g is not None:
+                reject_glyphs.append((ci, g))
         if not any(w in os.path.basename(path) for w in SUIT_FONTS):
             continue
         # a font without suit symbols draws '?' (or a fallback) instead: skip those
@@ -268,18 +285,20 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
                 suit_glyphs.append((ci, g))
     for font in HERSHEY:
         for th in (3, 6, 9):
-            for ci, r in enumerate(RANK_CLASSES):
+            for ci, r in enumerate(RANK_MODEL_CLASSES):
                 g = render_hershey(font, RANK_TEXT[r], th)
                 if g is not None:
-                    rank_glyphs.append((ci, g))
+                    (rank_glyphs if ci < len(RANK_CLASSES) else reject_glyphs).append((ci, g))
     for s, gs in _geometric_suits().items():
         for g in gs:
             suit_glyphs.append((SUIT_CLASSES.index(s), g))
 
-    def feats(glyphs: list[tuple[int, np.ndarray]], n_aug: int) -> tuple[np.ndarray, ...]:
+    def feats(
+        glyphs: list[tuple[int, np.ndarray]], n_aug: int, gen: np.random.Generator = rng
+    ) -> tuple[np.ndarray, ...]:
         vs, ls, asp = [], [], []
         for ci, g in glyphs:
-            for v in augment(g, rng, n_aug):
+            for v in augment(g, gen, n_aug):
                 vs.append(v)
                 ls.append(ci)
                 asp.append(math.log(v.shape[1] / v.shape[0]))
@@ -288,6 +307,12 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
 
     rf, rl, ra = prune(*feats(rank_glyphs, augments), max_sim)
     sf, sl, sa = prune(*feats(suit_glyphs, augments * 2), max_sim)
+    # the reject shapes (a lone "0" or "1") from their own generator, so that adding them
+    # leaves the exemplars of the real classes as they were
+    xf, xl, xa = prune(
+        *feats(reject_glyphs, augments // 2, np.random.default_rng(seed + 1000)), max_sim
+    )
+    rf, rl, ra = np.concatenate([rf, xf]), np.concatenate([rl, xl]), np.concatenate([ra, xa])
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     np.savez_compressed(
         out_path,

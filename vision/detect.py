@@ -25,7 +25,9 @@ def to_bgr(image: np.ndarray) -> np.ndarray | None:
     if not isinstance(image, np.ndarray) or image.size == 0:
         return None
     img = image
-    if img.dtype != np.uint8:
+    if img.dtype == np.uint16:
+        img = (img // 257).astype(np.uint8)
+    elif img.dtype != np.uint8:
         if np.issubdtype(img.dtype, np.floating):
             mx = float(np.nanmax(img)) if img.size else 0.0
             img = np.nan_to_num(img * (255.0 if mx <= 1.0 else 1.0))
@@ -172,27 +174,34 @@ def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
     return quad, qa
 
 
-def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
-    """Binary masks in which a card should be one component."""
+def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[tuple[str, np.ndarray]]:
+    """Binary masks in which a card should be one component, named; plain Otsu first (it
+    gives the whole extent of a card that lies apart), then those cut along edges."""
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     blur = cv2.GaussianBlur(gray, (5, 5), 0)
     otsu_t, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.Canny(blur, cfg.canny_low, cfg.canny_high)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     not_edges = cv2.bitwise_not(edges)
-    masks = [cv2.bitwise_and(otsu, not_edges)]
+    masks = []
     if "otsu" in cfg.detect_masks:
-        masks.append(otsu)
+        masks.append(("otsu", otsu))
+    masks.append(("otsu-cut", cv2.bitwise_and(otsu, not_edges)))
     if "paper" in cfg.detect_masks:
         hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
         paper = ((blur > max(otsu_t * 0.9, 60)) & (hsv[:, :, 1] < cfg.max_card_saturation))
-        masks.append(cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges))
+        masks.append(("paper", cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges)))
     if "faint" in cfg.detect_masks:
         # regions closed by faint edges (a white card on a light grey table)
         faint = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
         faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
         masks.append(
-            cv2.bitwise_and(cv2.bitwise_not(faint), (blur > otsu_t * 0.8).astype(np.uint8) * 255)
+            (
+                "faint",
+                cv2.bitwise_and(
+                    cv2.bitwise_not(faint), (blur > otsu_t * 0.8).astype(np.uint8) * 255
+                ),
+            )
         )
     if "otsu2" in cfg.detect_masks:
         # a second Otsu split among the brighter pixels: card against a light table
@@ -201,15 +210,10 @@ def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
             t2, _ = cv2.threshold(
                 bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
             )
-            masks.append(cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges))
+            masks.append(
+                ("otsu2", cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges))
+            )
     return masks
-
-
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 255, -1)
-    return out
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -258,10 +262,20 @@ def _drop_merged(cands: list[_Cand]) -> list[_Cand]:
 
 def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     """Card quads in ``image`` (BGR uint8), in image pixels, clockwise."""
+    return detect(image, cfg)[0]
+
+
+def detect(
+    image: np.ndarray, cfg: RecognizerConfig
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Card quads in ``image`` (BGR uint8), in image pixels, clockwise; and the outlines
+    (image pixels) of bright regions that whole cards do not explain: overlapping cards."""
     h, w = image.shape[:2]
     if min(h, w) < 16:
-        return []
-    scale = min(1.0, cfg.detect_max_side / max(h, w))
+        return [], []
+    # at most detect_max_side on the long side, unless that leaves the short side below
+    # detect_min_side (a tall scan of a whole deck)
+    scale = min(1.0, max(cfg.detect_max_side / max(h, w), cfg.detect_min_side / min(h, w)))
     small = image
     while scale < 0.5 and min(small.shape[:2]) >= 32:
         small = cv2.pyrDown(small)
@@ -278,7 +292,8 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     cands: list[tuple[float, np.ndarray, np.ndarray]] = []
     opener = np.ones((3, 3), np.uint8)
     min_px = cfg.min_card_area * img_area
-    for mask in _masks(small, cfg):
+    blobs: list[np.ndarray] = []
+    for name, mask in _masks(small, cfg):
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
         # outer boundaries of every component, also of those lying inside another's hole
         contours, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
@@ -295,6 +310,9 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
             r = _quad_from_contour(c, cfg, img_area)
             if r is not None:
                 cands.append((r[1], r[0], c))
+            elif name == "otsu" and cfg.read_overlaps:
+                # overlapping cards are one region of the plain Otsu mask
+                blobs.append(c)
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])
@@ -314,4 +332,93 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
         med = float(np.median(areas))
         kept = [q for q, a in zip(kept, areas, strict=True) if a < 3.5 * med]
     inv = 1.0 / scale
-    return [order_clockwise(q * inv) for q in kept]
+    left = []
+    for c in blobs:
+        # a blob of overlapping cards: bigger than any one card, not one of the cards kept
+        area = float(cv2.contourArea(c))
+        if kept and area < 1.2 * min(quad_area(q) for q in kept):
+            continue
+        left.append(c.reshape(-1, 2).astype(np.float32) * inv)
+    return [order_clockwise(q * inv) for q in kept], left
+
+
+def corner_quads(
+    outline: np.ndarray,
+    card_w: float,
+    card_h: float,
+    skip: list[np.ndarray],
+    max_skew: float = 15.0,
+) -> list[np.ndarray]:
+    """Where overlapping cards show a corner on the outline of their common blob, the quad
+    of the card that corner would belong to if it were the card's top-left (upright index)
+    corner: the outline runs clockwise, so the edge leaving the corner is the card's top
+    (short) side and the edge arriving is its left (long) side.  ``skip`` are corners
+    already accounted for (of whole cards found)."""
+    c = outline.reshape(-1, 1, 2).astype(np.float32)
+    if len(c) < 8:
+        return []
+    peri = cv2.arcLength(c, True)
+    ap = cv2.approxPolyDP(c, max(1.5, 0.004 * peri), True).reshape(-1, 2)
+    if len(ap) < 4:
+        return []
+    if _poly_area(ap) < 0:
+        ap = ap[::-1]
+    n = len(ap)
+    min_edge = 0.06 * card_w
+    max_chamfer = 0.16 * card_w
+    out = []
+    for i in range(n):
+        for span in (0, 1):  # a sharp vertex, or a rounded corner cut into two
+            p_in, p0, p1, p_out = ap[i - 1], ap[i], ap[(i + span) % n], ap[(i + span + 1) % n]
+            if span and float(np.hypot(*(p1 - p0))) > max_chamfer:
+                continue
+            a = p_in - p0  # back along the arriving edge: the card's left side, downwards
+            b = p_out - p1  # along the leaving edge: the card's top side
+            la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+            if max(la, lb) < 2 * min_edge or min(la, lb) < 2.0:
+                continue
+            a, b = a / la, b / lb
+            cross = a[0] * b[1] - a[1] * b[0]
+            if cross >= 0:
+                continue  # not convex (clockwise outline: b turns left of a)
+            if la >= min_edge and lb >= min_edge:
+                ang = math.degrees(math.acos(max(-1.0, min(1.0, float(a @ b)))))
+                if not 90.0 - max_skew <= ang <= 90.0 + max_skew:
+                    continue  # not a roughly square corner
+            elif lb >= min_edge:
+                # the left side shows too little (it runs under the card to the left):
+                # take it square to the top side
+                a = np.array([-b[1], b[0]], np.float32)
+            else:
+                b = np.array([a[1], -a[0]], np.float32)
+            corner = p0 if not span else _intersect(p0, a, p1, b)
+            if corner is None:
+                continue
+            if any(np.hypot(*(corner - s)) < 0.12 * card_w for s in skip):
+                continue
+            if any(np.hypot(*(corner - q[0])) < 0.12 * card_w for q in out):
+                continue
+            q = np.array(
+                [
+                    corner,
+                    corner + b * card_w,
+                    corner + b * card_w + a * card_h,
+                    corner + a * card_h,
+                ],
+                np.float32,
+            )
+            out.append(q)
+    return out
+
+
+def _poly_area(p: np.ndarray) -> float:
+    x, y = p[:, 0].astype(np.float64), p[:, 1].astype(np.float64)
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+
+def _intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np.ndarray | None:
+    den = u[0] * v[1] - u[1] * v[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((q[0] - p[0]) * v[1] - (q[1] - p[1]) * v[0]) / den
+    return (p + t * u).astype(np.float32)

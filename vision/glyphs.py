@@ -17,6 +17,11 @@ import cv2
 import numpy as np
 
 RANK_CLASSES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+# what a rank cut-out may be instead when a glyph was cut apart (the "0" or the "1" of a
+# "10" alone): the model knows these shapes too, and a reading that looks most like one of
+# them is no reading
+REJECT_CLASSES: tuple[str, ...] = ("0", "1")
+RANK_MODEL_CLASSES: tuple[str, ...] = RANK_CLASSES + REJECT_CLASSES
 SUIT_CLASSES: tuple[str, ...] = ("C", "D", "H", "S")
 RED_SUITS = frozenset({"D", "H"})
 
@@ -241,4 +246,17 @@ def side_notch(mask: np.ndarray) -> float:
         if 0.2 < y < 0.62 and (x < 0.4 or x > 0.6):
             best = max(best, depth / 256.0 / w)
     return float(best)
+
+
+def top_width(mask: np.ndarray, at: float = 0.12) -> float:
+    """Width of the ink at ``at`` of the height from the top, over the glyph's width: a
+    heart's two lobes make it wide (about 0.75 and more, even blurred), a diamond's point
+    narrow (about 0.5 and less)."""
+    h, w = mask.shape
+    if h < 3 or w < 2:
+        return 0.5
+    row = np.nonzero(mask[min(h - 1, int(round(at * h)))] > 0)[0]
+    if len(row) == 0:
+        return 0.0
+    return float(row[-1] - row[0] + 1) / w
 

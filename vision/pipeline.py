@@ -4,14 +4,26 @@
     >>> for reading in rec.read(frame):           # BGR or grey uint8, any size
     ...     print(reading.card, reading.confidence, reading.corners)
 
-Steps: :func:`vision.detect.detect_quads` finds bright quadrilaterals; for each, the four
-corners are tried as the card's top-left (two ways to hold a card upright, and each has two
-index corners); each corner is warped to an upright patch, its rank and suit glyphs are cut
-out as connected components and compared with the built-in glyph exemplars (rendered from
-fonts, see ``vision.build_glyph_model``) and with a taught :class:`DeckProfile`.  The two
-index corners of the best interpretation vote together; the card is named only when the
-rank and the suit each clearly beat the runner-up (``RecognizerConfig.abstain_margin``) and
-the ink colour agrees with the suit.  Otherwise ``CardReading.card`` is None.
+Steps:
+
+1. :func:`vision.detect.detect` finds bright, card-shaped quadrilaterals (several masks:
+   Otsu, unsaturated paper, regions closed by faint edges; touching cards are cut apart
+   along edges).
+2. Each card's corners are tried as its top-left (the two ways up when the card's shape
+   does not tell; each way has two index corners, top-left and bottom-right).  Each corner
+   is warped to an upright patch; the rank and the suit glyph under it are cut out as
+   connected components (long printed lines removed) and compared, as HOG + coarse-pixel
+   features, with the built-in exemplars (rendered from fonts by
+   ``vision.build_glyph_model``) and with a taught :class:`DeckProfile`.  Suits also get
+   colour (red/black ink relative to the paper), a club's waist and a heart's lobes as
+   evidence.
+3. The two index corners vote together; the middle of the card is looked at too: the
+   number of pips must match the rank (a picture for J Q K), and the upright pips' shape
+   adds suit evidence.
+4. The card is named only when rank and suit each clearly beat the runner-up
+   (``RecognizerConfig.abstain_margin``), both corners agree, the centre does not
+   contradict, and the rank does not look as much like a lone "0" or "1" (a cut "10").
+   Otherwise ``CardReading.card`` is None: a wrong card is far worse than no card.
 """
 
 from __future__ import annotations
@@ -24,16 +36,24 @@ import cv2
 import numpy as np
 
 from companion.cards import Card, Suit
-from vision.detect import detect_quads, order_clockwise, to_bgr
+from vision.detect import (
+    corner_quads,
+    detect,
+    detect_quads,
+    order_clockwise,
+    quad_area,
+    to_bgr,
+)
 from vision.glyphs import (
     RANK_CLASSES,
+    RANK_MODEL_CLASSES,
     RED_SUITS,
     SUIT_CLASSES,
     Exemplars,
     builtin_model,
-    glyph_feature,
     glyph_features,
     side_notch,
+    top_width,
 )
 
 __all__ = [
@@ -65,6 +85,7 @@ class RecognizerConfig:
     line_length: float = 0.22  # straight ink runs longer than this (of card height) are lines
     # detection
     detect_max_side: int = 800
+    detect_min_side: int = 450
     min_card_area: float = 0.004  # of the (scaled) frame
     max_card_area: float = 0.9
     min_solidity: float = 0.88
@@ -79,7 +100,6 @@ class RecognizerConfig:
     canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
     # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "otsu2"
     detect_masks: tuple[str, ...] = ("otsu", "paper", "faint")
-    adaptive_offset: int = 12
     # classification
     aspect_weight: float = 0.25
     profile_bonus: float = 0.04
@@ -92,10 +112,15 @@ class RecognizerConfig:
     no_notch: float = 0.05
     notch_penalty: float = 0.12
     notch_min_height: int = 12
+    # width of a suit glyph 12% below its top: heart's lobes at least heart_top, a
+    # diamond's point at most diamond_top
+    heart_top: float = 0.68
+    diamond_top: float = 0.45
     # deciding
     min_rank_similarity: float = 0.62
     min_suit_similarity: float = 0.62
     abstain_margin: float = 0.035
+    piece_margin: float = 0.0  # abstain when a lone "0"/"1" scores within this of the rank
     min_confidence: float = 0.5  # a card is named only at or above this confidence
     single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
     # the middle of the card: pip count and pip shape as a cross-check
@@ -106,7 +131,20 @@ class RecognizerConfig:
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
-    centre_below: float = 0.75  # the centre is looked at when the corners alone are less sure
+    centre_below: float = 1.01  # the centre is looked at when the corners are less sure
+    centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
+    centre_suit_below: float = 9.0  # ... when the corners' suit margin is below this
+    # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
+    # by one, as top-left corners of cards the size of the whole cards found in the frame
+    read_overlaps: bool = True
+    max_overlap_corners: int = 16  # per blob
+    overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
+    # ... and confidence (1.0 reads no overlapped corner)
+    overlap_min_confidence: float = 0.5
+    overlap_max_skew: float = 15.0  # degrees a corner may be off square (a sheared guess
+    # made a slanted J look like an A)
+    overlap_edge_length: float = 0.3  # a straight edge this long (of the patch) through
+    # the glyphs means a covering card may have cut the index: no reading
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
@@ -182,10 +220,50 @@ class CornerRead:
     suit_aspect: float = 0.0
     rank_mask: np.ndarray | None = field(default=None, repr=False)
     suit_mask: np.ndarray | None = field(default=None, repr=False)
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)  # around rank and suit, in the patch
 
     @property
     def quality(self) -> float:
         return float(self.rank_scores.max() + self.suit_scores.max())
+
+
+def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: RecognizerConfig) -> bool:
+    """Whether a long straight edge (a covering card's side) runs through or along the
+    glyphs' box: then the index may be cut, and one glyph may look like another."""
+    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120)
+    ph = patch.shape[0]
+    segs = cv2.HoughLinesP(edges, 1, np.pi / 90, threshold=int(0.2 * ph),
+                           minLineLength=int(cfg.overlap_edge_length * ph), maxLineGap=3)
+    if segs is None:
+        return False
+    x0, y0, x1, y1 = box
+    pad = 3
+    rect = (x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+    for sx0, sy0, sx1, sy1 in segs.reshape(-1, 4):
+        ok, _, _ = cv2.clipLine(rect, (int(sx0), int(sy0)), (int(sx1), int(sy1)))
+        if ok:
+            return True
+    return False
+
+
+def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
+    """Without the unread 'cards' that are about twice the size of the cards read: two
+    touching cards taken for one (no index sits where one would)."""
+    areas = [abs(_area(r.corners)) for r in readings if r.card is not None]
+    if len(areas) < 2:
+        return readings
+    med = float(np.median(areas))
+    return [
+        r for r in readings
+        if r.card is not None or r.alternatives or abs(_area(r.corners)) < 1.6 * med
+    ]
+
+
+def _area(corners: tuple[tuple[float, float], ...]) -> float:
+    if len(corners) != 4:
+        return 0.0
+    return float(quad_area(np.array(corners, np.float32)))
 
 
 def _has_colour(image: np.ndarray) -> bool:
@@ -208,7 +286,9 @@ class _Pyramid:
         return self.levels[i]
 
 
-_Glyphs = tuple[np.ndarray, float, np.ndarray, float, "float | None"]
+# rank mask, rank width/height (log), suit mask, suit width/height (log), redness, and the
+# box (x0, y0, x1, y1) in the patch around both glyphs
+_Glyphs = tuple[np.ndarray, float, np.ndarray, float, "float | None", tuple[int, int, int, int]]
 
 
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -308,9 +388,9 @@ class IndexReader:
                     vov = min(y1, cy1) - max(y0, cy0)
                     gap = max(cx0 - x1, x0 - cx1)
                     same_row = (
-                        vov > 0.6 * min(hh, c[4])
-                        and gap < 0.45 * hh
-                        and 0.6 * hh < c[4] < 1.4 * hh
+                        vov > 0.5 * min(hh, c[4])
+                        and gap < 0.6 * hh
+                        and 0.55 * hh < c[4] < 1.6 * hh
                     )
                     inside = cx0 >= x0 - 1 and cx1 <= x1 + 1 and cy0 >= y0 - 1 and cy1 <= y1 + 1
                     if same_row or inside:
@@ -355,7 +435,8 @@ class IndexReader:
                 red = _redness(patch[sy0:sy1, sx0:sx1], smask, paper_col)
             out.append(
                 (rmask, math.log((x1 - x0) / max(1, rh)), smask,
-                 math.log((sx1 - sx0) / max(1, sy1 - sy0)), red)
+                 math.log((sx1 - sx0) / max(1, sy1 - sy0)), red,
+                 (min(x0, sx0), y0, max(x1, sx1), sy1))
             )
         return out
 
@@ -383,14 +464,14 @@ class IndexReader:
         rf, sf = feats[: len(cands)], feats[len(cands) :]
         ra = np.array([g[1] for _, g in cands], np.float32)
         sa = np.array([g[3] for _, g in cands], np.float32)
-        rs = self._scores(self.model.ranks, rf, ra, len(RANK_CLASSES),
+        rs = self._scores(self.model.ranks, rf, ra, len(RANK_MODEL_CLASSES),
                           self.profile.ranks if self.profile else None)
         ss = self._scores(self.model.suits, sf, sa, len(SUIT_CLASSES),
                           self.profile.suits if self.profile else None)
         best_q = [-1e9] * len(patches)
-        for k, (pi, (rmask, raspect, smask, saspect, red)) in enumerate(cands):
+        for k, (pi, (rmask, raspect, smask, saspect, red, box)) in enumerate(cands):
             adjust_suit_scores(ss[k], smask, red, cfg)
-            cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask)
+            cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box)
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
             if out[pi] is None or q > best_q[pi]:
                 out[pi], best_q[pi] = cr, q
@@ -452,10 +533,58 @@ class Recognizer:
             pyr = self.prepare(image)
             if pyr is None:
                 return []
-            quads = detect_quads(pyr.levels[0], self.config)
-            return [self.read_quad(pyr, q) for q in quads]
-        except cv2.error:
+            quads, blobs = detect(pyr.levels[0], self.config)
+            readings = _drop_doubles(self._read_quads(pyr, quads))
+            if blobs and quads:
+                readings += self.read_overlaps(pyr, quads, blobs, readings)
+            return readings
+        except (cv2.error, ValueError, TypeError):
             return []
+
+    def read_overlaps(
+        self,
+        pyr: _Pyramid,
+        quads: list[np.ndarray],
+        blobs: list[np.ndarray],
+        readings: list[CardReading],
+    ) -> list[CardReading]:
+        """Cards partly covered by others (a fanned hand): each corner that shows on the
+        outline of their blob is read as a top-left index corner of a card the size of the
+        whole cards found.  Only named cards are returned (no abstentions: most corners of
+        such a blob are not index corners)."""
+        cfg = self.config
+        sides = np.array([np.hypot(*(np.roll(q, -1, axis=0) - q).T) for q in quads])
+        short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+        long_ = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+        card_w, card_h = float(np.median(short)), float(np.median(long_))
+        skip = [p for q in quads for p in q]
+        seen = {r.card.code for r in readings if r.card is not None}
+        out: list[CardReading] = []
+        rect = _canonical_rect(cfg.crop_size)
+        for blob in blobs:
+            found = corner_quads(blob, card_w, card_h, skip, cfg.overlap_max_skew)
+            for q in found[: cfg.max_overlap_corners]:
+                lvl = 0
+                while card_h / (2 ** (lvl + 1)) >= 1.3 * cfg.crop_size[1]:
+                    lvl += 1
+                m = cv2.getPerspectiveTransform(q / (2**lvl), rect)
+                patch = cv2.warpPerspective(
+                    pyr.level(lvl), m, (self.reader.pw, self.reader.ph),
+                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
+                )
+                read = self.reader.read_patches([patch])[0]
+                if read is None or _edge_crosses(patch, read.box, cfg):
+                    continue
+                corners = tuple((float(x), float(y)) for x, y in q)
+                r = self.decide([read], corners, strict=cfg.overlap_factor)
+                if (
+                    r.card is not None
+                    and r.confidence >= cfg.overlap_min_confidence
+                    and r.card.code not in seen
+                ):
+                    seen.add(r.card.code)
+                    out.append(r)
+        return out
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
         """Read an image that is one card filling the frame (a cell of a deck sheet)."""
@@ -466,14 +595,26 @@ class Recognizer:
             h, w = pyr.levels[0].shape[:2]
             quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
             return self.read_quad(pyr, quad)
-        except cv2.error:
+        except (cv2.error, ValueError, TypeError):
             return CardReading(None, (), 0.0)
 
     def interpretations(
         self, pyr: _Pyramid, quad: np.ndarray, target: tuple[int, int] | None = None
     ) -> list[_Interpretation]:
+        """The ways the card in ``quad`` may be upright, best first, each with the reads of
+        its two index corners.  With ``target`` (rank, suit class indices, when teaching)
+        the way and cut-outs that look most like that card come first."""
+        q, sides, ways, patches = self._corner_patches(pyr, quad)
+        reads = self.reader.read_patches(patches, target)
+        return self._interpret(q, sides, ways, reads, target)
+
+    def _corner_patches(
+        self, pyr: _Pyramid, quad: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, list[int], list[np.ndarray]]:
+        """Upright index-corner patches of a card: for each way up it may be held, its
+        top-left and bottom-right corners."""
         cfg = self.config
-        W, H = cfg.crop_size
+        H = cfg.crop_size[1]
         q = order_clockwise(quad)
         sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
         long_side = float(sides.max())
@@ -500,10 +641,29 @@ class Recognizer:
                 img, m, (self.reader.pw, self.reader.ph), flags=cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_REPLICATE,
             ))
-        got = iter(self.reader.read_patches(patches, target))
+        return q, sides, ways, patches
+
+    def _interpret(
+        self,
+        q: np.ndarray,
+        sides: np.ndarray,
+        ways: list[int],
+        patch_reads: list[CornerRead | None],
+        target: tuple[int, int] | None = None,
+    ) -> list[_Interpretation]:
+        cfg = self.config
+        got = iter(patch_reads)
         reads: list[CornerRead | None] = [
             next(got) if k % 2 in ways else None for k in range(4)
         ]
+
+        def qual(r: CornerRead | None) -> float:
+            if r is None:
+                return -9.0
+            if target is None:
+                return r.quality
+            return float(r.rank_scores[target[0]] + r.suit_scores[target[1]])
+
         out = []
         for k in range(2):
             pair = [r for r in (reads[k], reads[k + 2]) if r is not None]
@@ -511,13 +671,6 @@ class Recognizer:
             top = (sides[k] + sides[(k + 2) % 4]) / 2
             left = (sides[(k + 1) % 4] + sides[(k + 3) % 4]) / 2
             prior = cfg.portrait_prior if top < left else 0.0
-            def qual(r: CornerRead | None) -> float:
-                if r is None:
-                    return -9.0
-                if target is None:
-                    return r.quality
-                return float(r.rank_scores[target[0]] + r.suit_scores[target[1]])
-
             score = max(qual(reads[k]), qual(reads[k + 2])) + prior
             best_k = k if qual(reads[k]) >= qual(reads[k + 2]) else k + 2
             out.append(_Interpretation(np.roll(q, -best_k, axis=0), pair, score))
@@ -525,19 +678,55 @@ class Recognizer:
         return out
 
     def read_quad(self, pyr: _Pyramid, quad: np.ndarray) -> CardReading:
-        interps = self.interpretations(pyr, quad)
+        """Read the card whose corners are ``quad`` (image pixels, any order)."""
+        return self._finish(pyr, self.interpretations(pyr, quad))
+
+    def _read_quads(self, pyr: _Pyramid, quads: list[np.ndarray]) -> list[CardReading]:
+        """Read many cards, their corner glyphs scored in one batch."""
+        prepared = [self._corner_patches(pyr, q) for q in quads]
+        reads = self.reader.read_patches([p for pr in prepared for p in pr[3]])
+        i = 0
+        staged = []
+        for q, sides, ways, patches in prepared:
+            mine = reads[i : i + len(patches)]
+            i += len(patches)
+            staged.append(self._stage(pyr, self._interpret(q, sides, ways, mine), False))
+        score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
+        return [self._decide_staged(*st) for st in staged]
+
+    def _finish(self, pyr: _Pyramid, interps: list[_Interpretation]) -> CardReading:
+        return self._decide_staged(*self._stage(pyr, interps, True))
+
+    def _stage(
+        self, pyr: _Pyramid, interps: list[_Interpretation], score: bool
+    ) -> tuple[_Interpretation, CardReading, Centre | None]:
+        """The corners' reading of the best way up, and the centre if it is to be looked
+        at (its pips' shapes scored now, or later in a batch)."""
         best = interps[0]
         corners = tuple((float(x), float(y)) for x, y in best.corners)
         if not best.reads:
-            return CardReading(None, corners, 0.0)
+            return best, CardReading(None, corners, 0.0), None
         reading = self.decide(best.reads, corners)
+        centre = None
         if self.config.use_centre and reading.confidence < self.config.centre_below:
-            centre = self.centre(pyr, best.corners)
-            reading = self.decide(best.reads, corners, centre)
-        return reading
+            suit = np.mean([r.suit_scores for r in best.reads], axis=0)
+            s1, s2 = np.sort(suit)[-2:][::-1]
+            # the pips' shapes are read too only when the corners' suit is not clear
+            want_suit = float(s1 - s2) < self.config.centre_suit_below
+            centre = self.centre(pyr, best.corners, want_suit, score)
+        return best, reading, centre
+
+    def _decide_staged(
+        self, best: _Interpretation, reading: CardReading, centre: Centre | None
+    ) -> CardReading:
+        if centre is None:
+            return reading
+        return self.decide(best.reads, reading.corners, centre)
 
     # -- the middle of the card: pips or a picture
-    def centre(self, pyr: _Pyramid, corners: np.ndarray) -> Centre | None:
+    def centre(
+        self, pyr: _Pyramid, corners: np.ndarray, want_suit: bool = True, score: bool = True
+    ) -> Centre:
         cfg = self.config
         W, H = cfg.centre_size
         q = np.asarray(corners, np.float32)
@@ -548,10 +737,17 @@ class Recognizer:
         m = cv2.getPerspectiveTransform(q / (2**lvl), _canonical_rect((W, H)))
         crop = cv2.warpPerspective(pyr.level(lvl), m, (W, H), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
-        return analyse_centre(crop, cfg, self.reader)
+        centre = analyse_centre(crop, cfg, self.reader, want_suit)
+        if score:
+            score_centres([centre], self.reader, cfg)
+        return centre
 
     def decide(
-        self, reads: list[CornerRead], corners, centre: Centre | None = None
+        self,
+        reads: list[CornerRead],
+        corners: tuple[tuple[float, float], ...],
+        centre: Centre | None = None,
+        strict: float = 1.0,
     ) -> CardReading:
         cfg = self.config
         rank = np.mean([r.rank_scores for r in reads], axis=0)
@@ -567,12 +763,16 @@ class Recognizer:
             if centre.suit_scores is not None:
                 w = cfg.centre_suit_weight
                 suit = (suit + w * centre.suit_scores) / (1 + w)
-            veto = centre.contradicts(RANK_CLASSES[int(np.argmax(rank))])
+            veto = centre.contradicts(RANK_MODEL_CLASSES[int(np.argmax(rank[: len(RANK_CLASSES)]))])
+        n_real = len(RANK_CLASSES)
+        piece = float(rank[n_real:].max()) if len(rank) > n_real else -1.0
+        rank = rank[:n_real]
         ro = np.argsort(-rank)
         so = np.argsort(-suit)
         r1, r2 = float(rank[ro[0]]), float(rank[ro[1]])
         s1, s2 = float(suit[so[0]]), float(suit[so[1]])
         need = cfg.abstain_margin * (1.0 if len(reads) >= 2 else cfg.single_corner_factor)
+        need *= strict
         rank_conf = _margin_conf(r1 - r2, r1, need, cfg.min_rank_similarity)
         suit_conf = _margin_conf(s1 - s2, s1, need, cfg.min_suit_similarity)
         conf = min(rank_conf, suit_conf)
@@ -585,6 +785,8 @@ class Recognizer:
         combos.sort(reverse=True)
         alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
         card = None
+        if piece > r1 - cfg.piece_margin:
+            conf = min(conf, 0.49) * 0.5  # looks as much like a piece of a glyph (a lone 0)
         if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
         return CardReading(card, corners, float(round(conf, 4)), alts)
@@ -655,6 +857,11 @@ def adjust_suit_scores(
             for i, s in enumerate(SUIT_CLASSES):
                 if s in RED_SUITS:
                     scores[i] -= cfg.colour_penalty
+    tw = top_width(mask)
+    if tw >= cfg.heart_top:
+        scores[SUIT_CLASSES.index("D")] -= cfg.notch_penalty
+    elif tw <= cfg.diamond_top:
+        scores[SUIT_CLASSES.index("H")] -= cfg.notch_penalty
     if mask.shape[0] >= cfg.notch_min_height:
         notch = side_notch(mask)
         ci = SUIT_CLASSES.index("C")
@@ -673,6 +880,8 @@ class Centre:
     kind: str  # "pips", "picture" or "unknown"
     count: int = 0
     suit_scores: np.ndarray | None = None
+    pip_masks: list[np.ndarray] = field(default_factory=list, repr=False)
+    pip_red: float | None = None
 
     def expected(self) -> set[str]:
         if self.kind == "pips":
@@ -687,7 +896,7 @@ class Centre:
         return set()
 
     def rank_bonus(self, cfg: RecognizerConfig) -> np.ndarray:
-        bonus = np.zeros(len(RANK_CLASSES), np.float32)
+        bonus = np.zeros(len(RANK_MODEL_CLASSES), np.float32)
         exp = self.expected()
         if not exp:
             return bonus
@@ -705,7 +914,9 @@ class Centre:
         return rank not in exp
 
 
-def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader) -> Centre:
+def analyse_centre(
+    crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader, want_suit: bool = True
+) -> Centre:
     """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture."""
     H, W = crop.shape[:2]
     v = _ink_channel(crop)
@@ -719,13 +930,16 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
     mask[-mg:] = 0
     mask[:, :mg] = 0
     mask[:, -mg:] = 0
-    L = max(9, int(0.3 * H))
-    lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((L, 1), np.uint8)) | cv2.morphologyEx(
-        mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8)
-    )
-    if lines.any():
-        mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    L = max(9, int(0.3 * H))
+    if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
+        # long straight lines (a panel's border, a picture's frame) are not pips
+        lines = cv2.morphologyEx(
+            mask, cv2.MORPH_OPEN, np.ones((L, 1), np.uint8)
+        ) | cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8))
+        if lines.any():
+            mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     pips = []
     big = other = 0
@@ -771,32 +985,39 @@ def analyse_centre(crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader)
     same = [p for p in pips if 0.5 * med <= p[5] <= 2.0 * med]
     if len(same) != len(pips):
         return Centre("unknown")
-    # suit of the upright pips (top half: the lower ones are printed upside down)
-    feats = []
+    if not want_suit:
+        return Centre("pips", len(same))
+    red = None
+    # the upright pips (top half: the lower ones are printed upside down), whose shape
+    # :func:`score_centres` reads
     pip_masks = []
     for p in same:
         i, x, y, w, h = p[:5]
-        if y + h / 2 > 0.5 * H and len(same) > 1:
+        if (y + h / 2 > 0.5 * H and len(same) > 1) or len(pip_masks) >= cfg.centre_pips_read:
             continue
-        m = (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255
-        feats.append((glyph_feature(m), float(np.log(w / h))))
-        pip_masks.append((m, (x, y, w, h)))
-    scores = None
-    if feats:
-        f = np.stack([t[0] for t in feats])
-        a = np.array([t[1] for t in feats], np.float32)
-        sc = reader.model.suits.class_scores(f, a, len(SUIT_CLASSES), cfg.aspect_weight)
-        prof = reader.profile
-        if prof is not None and len(prof.suits):
-            t = prof.suits.class_scores(f, a, len(SUIT_CLASSES), cfg.aspect_weight)
-            sc = np.maximum(sc, np.where(t > -1, t + cfg.profile_bonus, -1))
-        scores = sc.mean(axis=0)
-        m0, (px, py, pw_, ph_) = pip_masks[0]
-        red = None
-        if reader.colour:
-            red = _redness(crop[py : py + ph_, px : px + pw_], m0, _paper_colour(crop, v, thr))
-        adjust_suit_scores(scores, m0, red, cfg)
-    return Centre("pips", len(same), scores)
+        pip_masks.append((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255)
+        if len(pip_masks) == 1 and reader.colour:
+            red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
+    return Centre("pips", len(same), None, pip_masks, red)
+
+
+def score_centres(centres: list[Centre], reader: IndexReader, cfg: RecognizerConfig) -> None:
+    """Suit scores from the pips' shapes of each centre that has pips (in one batch)."""
+    masks = [m for c in centres for m in c.pip_masks]
+    if not masks:
+        return
+    f = glyph_features(masks)
+    a = np.array([np.log(m.shape[1] / m.shape[0]) for m in masks], np.float32)
+    sc = reader._scores(reader.model.suits, f, a, len(SUIT_CLASSES),
+                        reader.profile.suits if reader.profile else None)
+    i = 0
+    for c in centres:
+        n = len(c.pip_masks)
+        if n:
+            scores = sc[i : i + n].mean(axis=0)
+            adjust_suit_scores(scores, c.pip_masks[0], c.pip_red, cfg)
+            c.suit_scores = scores
+        i += n
 
 
 from vision.profile import DeckProfile  # noqa: E402  (profile uses the reader above)

@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
         "simulate", help="play many simulated games and report win rates",
         description="Play N whole games of a campaign with real shuffled decks and player "
         "policies, through the same rules engine as the table, and report win/draw/loss "
-        "rates (95%% Wilson intervals), game lengths, the hardest challenge and the sleep "
+        "rates (95% Wilson intervals), game lengths, the hardest challenge and the sleep "
         "meter's curve. Game i uses seed S+i, so any game can be played again alone.")
     sim.add_argument("campaign", help="campaign (or single scenario) TOML file")
     sim.add_argument("-n", "--games", type=int, default=1000, help="games to play (1000)")
@@ -32,6 +32,9 @@ def register(sub: Any) -> None:
     sim.add_argument("--jaffar", choices=JAFFAR_NAMES, default="deck",
                      help="Jaffar's policy: deck (top card, the rule with no human) or "
                      "schemer (a human choosing his cards) (deck)")
+    sim.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                     help="a house-rule switch over the campaign's [rules] (RULINGS.md "
+                     "variants), e.g. --rule jaffar_chain=true; may be repeated")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.add_argument("--records", metavar="DIR",
                      help="write every game as a game record (JSON Lines) into DIR")
@@ -60,7 +63,12 @@ def run_simulate(args: argparse.Namespace) -> int:
               "(FORMATS.md), so --records needs a campaign file", file=sys.stderr)
         return 2
     campaign = loaded if isinstance(loaded, Campaign) else single_scenario_campaign(loaded)
-    game = Game(campaign)
+    try:
+        rules = campaign.rules.with_overrides(_rule_switches(args.rule), "--rule")
+    except (ScenarioError, ValueError) as exc:
+        print(f"simulate: {exc}", file=sys.stderr)
+        return 2
+    game = Game(campaign, rules)
     records = Path(args.records) if args.records else None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -101,6 +109,20 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(render(result, f"{campaign.title}: {sinbad.name} Sinbad vs {jaffar.name} "
                              f"Jaffar, seeds {args.seed}..{args.seed + args.games - 1}"))
     return 0
+
+
+def _rule_switches(items: list[str]) -> dict[str, object]:
+    """``["jaffar_chain=true", "genies=3"]`` as typed values (JSON literals, else text)."""
+    out: dict[str, object] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--rule {item!r}: write NAME=VALUE, e.g. jaffar_chain=true")
+        try:
+            out[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[name.strip()] = value
+    return out
 
 
 class _Progress:

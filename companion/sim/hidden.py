@@ -37,6 +37,11 @@ def position(card: Card) -> int:
     return pos if pos is not None else _POSITION[card]
 
 
+def _suit_index(card: Card) -> int:
+    suit = card.suit
+    return 0 if suit is _CLUBS else 1 if suit is _DIAMONDS else 2 if suit is _HEARTS else 3
+
+
 def suit_tally(cards: Iterable[Card]) -> list[int]:
     """How many of ``cards`` are of each suit, in SUITS order (no hashing)."""
     tally = [0, 0, 0, 0]
@@ -58,7 +63,7 @@ class HiddenStateError(AssertionError):
 
 
 class HiddenCards:
-    __slots__ = ("hand", "draw", "jaffar", "anon", "unknown")
+    __slots__ = ("hand", "draw", "jaffar", "anon", "unknown", "held")
 
     def __init__(self, hand: list[Card], draw: list[Card], jaffar: list[Card],
                  anon: set[Card] | None = None, unknown: list[Card] | None = None) -> None:
@@ -67,19 +72,30 @@ class HiddenCards:
         self.jaffar = jaffar
         self.anon: set[Card] = anon if anon is not None else set()
         self.unknown: list[Card] = unknown if unknown is not None else []
+        # Cards of each suit in hand + pile, kept up to date by every move in or out of them,
+        # so that the per-line bank check does not count the whole pile again.
+        self.held = suit_tally(chain(hand, draw))
 
     def clone(self) -> HiddenCards:
         return HiddenCards(list(self.hand), list(self.draw), list(self.jaffar),
                            set(self.anon), list(self.unknown))
+
+    def adopt(self, other: HiddenCards) -> None:
+        """Become ``other`` (a clone that looked ahead), except for Jaffar's deck."""
+        self.hand, self.draw, self.anon, self.unknown = (other.hand, other.draw, other.anon,
+                                                         other.unknown)
+        self.held = other.held
 
     # -- the bank, derived ---------------------------------------------------------------
 
     def bank(self, path_cards: Iterable[Card]) -> list[Card]:
         """The bank's cards, in deck order: neither in hand, nor in the pile, nor on a path."""
         away = bytearray(52)
+        by_id = _POSITION_BY_ID.get
         for group in (self.hand, self.draw, path_cards):
             for c in group:
-                away[position(c)] = 1
+                pos = by_id(id(c))                 # position(), inlined: the hot loop
+                away[pos if pos is not None else _POSITION[c]] = 1
         return [c for c, gone in zip(ALL_CARDS, away, strict=True) if not gone]
 
     # -- following the engine's notes ----------------------------------------------------
@@ -119,6 +135,11 @@ class HiddenCards:
         except ValueError:
             raise HiddenStateError(f"{card.code} is not in Sinbad's hidden hand "
                                    f"({' '.join(c.code for c in self.hand)})") from None
+        self.held[_suit_index(card)] -= 1
+
+    def _to_hand(self, card: Card) -> None:
+        self.hand.append(card)
+        self.held[_suit_index(card)] += 1
 
     def _take(self, note: Note, on_paths: tuple[Card, ...], rng: random.Random) -> None:
         card = note.card
@@ -133,7 +154,7 @@ class HiddenCards:
         elif card not in self.bank(on_paths):
             raise HiddenStateError(f"the engine took {card.code}, not in the hidden bank")
         self.anon.discard(card)
-        self.hand.append(card)
+        self._to_hand(card)
 
     def _reshuffle(self, count: int, on_paths: tuple[Card, ...], rng: random.Random) -> None:
         """S11: the bank keeps at most 2 cards a suit, Sinbad choosing which (S15k); every
@@ -157,11 +178,13 @@ class HiddenCards:
         self.unknown.clear()
         rng.shuffle(excess)
         self.draw[0:0] = excess
+        for i, n in enumerate(suit_tally(excess)):
+            self.held[i] += n
 
     def trade(self, give: Card, take: Card) -> None:
         self._from_hand(give)
         self.anon.discard(take)
-        self.hand.append(take)
+        self._to_hand(take)
 
     def play(self, card: Card) -> None:
         self._from_hand(card)
@@ -188,7 +211,9 @@ class HiddenCards:
             raise HiddenStateError(f"unknown bank cards: hidden {len(self.unknown)}, engine "
                                    f"{state.bank.unknown}")
         # The bank's cards of a suit are the 13 that are nowhere else (and not unknown).
-        away = suit_tally(chain(self.hand, self.draw, state.path_cards, self.unknown))
+        away = suit_tally(chain(state.path_cards, self.unknown))
+        for i, n in enumerate(self.held):
+            away[i] += n
         shown = suit_tally(state.bank.known)
         for i, suit in enumerate(SUITS):
             engine = shown[i] + state.bank.anonymous[i]             # = state.bank.count(suit)
@@ -199,6 +224,8 @@ class HiddenCards:
             self._deep_check(state, self.bank(state.path_cards))
 
     def _deep_check(self, state: SinbadState, bank: list[Card]) -> None:
+        if self.held != suit_tally(chain(self.hand, self.draw)):
+            raise HiddenStateError("the running suit tally of hand and pile has drifted")
         cards = self.hand + self.draw + list(state.path_cards) + bank
         if len(cards) != 52 or len(set(cards)) != 52:
             raise HiddenStateError("Sinbad's 52 cards are not 52 different cards")

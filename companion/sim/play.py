@@ -265,8 +265,7 @@ class _Table:
         action = line.action
         if isinstance(action, DrawPlay) and peeked is not None:
             ahead, _, used = peeked
-            hidden.hand, hidden.draw = ahead.hand, ahead.draw
-            hidden.anon, hidden.unknown = ahead.anon, ahead.unknown
+            hidden.adopt(ahead)
             rest = rest[used:]
         hidden.follow(rest, pre.state.path_cards, self.rng, _no_discard)
         if isinstance(action, Play):

@@ -185,3 +185,14 @@ def test_jaffar_chain_variant(tmp_path: Path) -> None:
     assert game.rules.jaffar_chain
     check, _ = run_batch(game, RandomSinbad, SchemerJaffar, range(300))
     assert check.seen["removed"] > 0
+
+
+@pytest.mark.parametrize("path", sorted((SEVEN_SEAS.parent).glob("*.toml")),
+                         ids=lambda p: p.name)
+def test_every_bundled_campaign_plays_through(path: Path) -> None:
+    """Any campaign added to scenarios/ is played by both Sinbads without a broken line."""
+    game = game_of(path)
+    for sinbad, jaffar, seeds in ((RandomSinbad, SchemerJaffar, range(1000, 1100)),
+                                  (HeuristicSinbad, DeckJaffar, range(1000, 1010))):
+        check, results = run_batch(game, sinbad, jaffar, seeds)
+        assert sum(results.values()) == len(seeds) and check.lines > 0

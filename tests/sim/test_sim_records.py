@@ -6,6 +6,7 @@ the simulator reached; a seed is a game (STYLE lesson 4); a finished game refuse
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,19 @@ def test_a_seed_is_a_game() -> None:
             assert first.lines == again.lines and first == again
     logs = [play_game(game, seed, RandomSinbad(), DeckJaffar(), LINES) for seed in range(5)]
     assert len({json.dumps(log.lines) for log in logs}) == 5
+
+
+def test_a_seed_is_the_same_game_in_any_process(tmp_path: Path) -> None:
+    """Card hashes change with PYTHONHASHSEED; the games must not (STYLE lesson 4)."""
+    outs = []
+    for hash_seed in ("1", "2"):
+        folder = tmp_path / hash_seed
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        subprocess.run([*COMPANION, "simulate", str(write_stress(tmp_path)), "-n", "6",
+                        "--sinbad", "random", "--records", str(folder), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, check=True, env=env)
+        outs.append([f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.jsonl"))])
+    assert len(outs[0]) == 6 and outs[0] == outs[1]
 
 
 def test_a_finished_game_refuses_more_lines() -> None:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import io
+import json
 import math
+import sys
 from typing import Any
 
 import pytest
+from sim_helpers import QUICK
 
+from companion.cli import main
+from companion.record import replay
 from companion.sim.play import GameLog
 from companion.sim.stats import Summary, render, sleep_chart, wilson
 
@@ -64,12 +70,7 @@ def test_sleep_chart_buckets_long_games() -> None:
 
 def test_simulate_shows_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    import io
-    import sys
 
-    from sim_helpers import QUICK
-
-    from companion.cli import main
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -84,15 +85,26 @@ def test_simulate_shows_progress_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
 
 def test_simulate_refuses_what_it_cannot_do(tmp_path: Any,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    from sim_helpers import QUICK
-
-    from companion.cli import main
 
     scenario = next((QUICK.parent / "quick").glob("*.toml"))
     assert main(["simulate", str(scenario), "-n", "2"]) == 0       # a lone scenario plays
     assert main(["simulate", str(scenario), "-n", "2", "--records", str(tmp_path)]) == 2
     assert main(["simulate", str(QUICK), "-n", "0"]) == 2
+    assert main(["simulate", str(QUICK), "-n", "2", "--rule", "jaffar_chain=maybe"]) == 2
+    assert main(["simulate", str(QUICK), "-n", "2", "--rule", "jaffar_chain"]) == 2
     broken = tmp_path / "broken.toml"
     broken.write_text('id = "x"\nscenarios = []\n', encoding="utf-8")
     assert main(["simulate", str(broken)]) == 1
     assert "simulate:" in capsys.readouterr().err
+
+
+def test_simulate_rule_switches_reach_the_records(tmp_path: Any) -> None:
+    """S15l: the record header's rules are the ones the games were played under."""
+
+    assert main(["simulate", str(QUICK), "-n", "3", "--jaffar", "schemer", "--rule",
+                 "jaffar_chain=true", "--records", str(tmp_path), "--json"]) == 0
+    for path in sorted(tmp_path.glob("*.jsonl")):
+        header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        assert header["rules"]["jaffar_chain"] is True
+        game, state = replay(path)
+        assert game.rules.jaffar_chain and state.result is not None

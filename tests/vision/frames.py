@@ -59,3 +59,38 @@ def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50)):
         frame[mask > 127] = warped[mask > 127]
         codes.append(code)
     return frame, codes
+
+
+def fan_frame(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread=12.0,
+              card_height=300):
+    """A hand of ``n`` real cards fanned (each turned ``spread`` degrees more about a
+    point below the cards, the later ones on top), so that only each card's upper-left
+    corner index shows, as when a player spreads a hand on the table."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    frame = np.zeros((h, w, 3), np.uint8)
+    frame[:] = colour
+    noise = rng.normal(0, 5, (h, w, 1)).astype(np.float32)
+    frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
+    codes = []
+    px, py = w / 2 + rng.uniform(-80, 80), h / 2 + card_height * 0.75
+    base = rng.uniform(-20, 20) - spread * (n - 1) / 2
+    for k, idx in enumerate(picks):
+        crop, code = crops[idx]
+        ch, cw = crop.shape[:2]
+        s = card_height / ch
+        ang = math.radians(base + spread * k)
+        c, si = math.cos(ang), math.sin(ang)
+        src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+        # card's bottom-centre sits a little above the pivot
+        pts = []
+        for x, y in src:
+            dx, dy = (x - cw / 2) * s, (y - ch) * s + card_height * 0.15
+            pts.append([px + dx * c - dy * si, py + dx * si + dy * c])
+        m = cv2.getPerspectiveTransform(src, np.float32(pts))
+        warped = cv2.warpPerspective(crop, m, (w, h))
+        mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (w, h))
+        frame[mask > 127] = warped[mask > 127]
+        codes.append(code)
+    return frame, codes

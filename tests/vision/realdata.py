@@ -54,7 +54,8 @@ def photos(folder: str) -> list[Photo]:
     with open(d / folder / "labels.csv", newline="") as fh:
         for row in csv.DictReader(fh):
             cards = [Card.from_code(c).code for c in row["cards"].split(";") if c.strip()]
-            partial = [Card.from_code(c).code for c in (row.get("partial") or "").split(";") if c.strip()]
+            part = (row.get("partial") or "").split(";")
+            partial = [Card.from_code(c).code for c in part if c.strip()]
             out.append(Photo(d / folder / row["file"], cards, partial))
     return out
 
@@ -116,6 +117,35 @@ def deck_sheet_samples():
     return grid_samples(img, row["rows"].split(";"), row["columns"].split(";"))
 
 
+def score_sheet_whole(rec) -> Score:
+    """The whole deck-sheet scan read as one picture of 52 touching cards; each reading is
+    checked against the grid cell its centre falls in."""
+    d = data_dir()
+    img = cv2.imread(str(d / "deck-sheet" / "cards.jpg"))
+    with open(d / "deck-sheet" / "labels.csv", newline="") as fh:
+        row = next(csv.DictReader(fh))
+    ranks, suits = row["rows"].split(";"), row["columns"].split(";")
+    h, w = img.shape[:2]
+    sc = Score()
+    t = time.perf_counter()
+    readings = rec.read(img)
+    sc.ms.append((time.perf_counter() - t) * 1000)
+    sc.total = len(ranks) * len(suits)
+    for r in readings:
+        if r.card is None:
+            continue
+        cx = sum(p[0] for p in r.corners) / 4
+        cy = sum(p[1] for p in r.corners) / 4
+        truth = Card.from_code(ranks[int(cy / h * len(ranks))] + suits[int(cx / w * len(suits))])
+        if r.card == truth:
+            sc.correct += 1
+        else:
+            sc.wrong += 1
+            sc.wrongs.append(f"cards.jpg: said {r.card.code} where {truth.code} lies")
+    sc.missed = sc.total - sc.correct
+    return sc
+
+
 def score_sheet(rec, samples) -> Score:
     sc = Score()
     for img, card in samples:
@@ -173,6 +203,7 @@ def main() -> int:
         results.append((f"{folder} untaught", score_folder(rec, photos(folder))))
     sheet = deck_sheet_samples()
     results.append(("deck-sheet cells untaught", score_sheet(rec, sheet)))
+    results.append(("deck-sheet whole scan untaught", score_sheet_whole(rec)))
     if taught:
         items = photos("webcam-grey")
         train = [p for p in items if "train" in p.path.name]
@@ -196,6 +227,8 @@ def main() -> int:
             parts, [(p.image(), p.cards, p.partial) for p in singles],
             lambda r, img: [x.card.code for x in r.read(img) if x.card is not None])))
         parts = [DeckProfile.teach([s]) for s in sheet]
+        results.append(("deck-sheet whole scan taught (its cells)",
+                        score_sheet_whole(Recognizer(profile=DeckProfile.merge(parts)))))
         results.append(("deck-sheet cells, leave-one-out", _loo(
             parts, [(img, [c.code], []) for img, c in sheet],
             lambda r, img: [x.code for x in [r.read_crop(img).card] if x is not None])))

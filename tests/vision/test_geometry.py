@@ -110,3 +110,9 @@ def test_degenerate_frames_give_nothing(rec: Recognizer, image: np.ndarray) -> N
 def test_not_an_array_gives_nothing(rec: Recognizer) -> None:
     assert rec.read(None) == []  # type: ignore[arg-type]
     assert rec.read_crop(np.zeros((0, 0), np.uint8)).card is None
+
+
+def test_sixteen_bit_and_odd_types(rec: Recognizer) -> None:
+    assert rec.read(np.zeros((60, 80), np.uint16)) == []
+    assert rec.read(np.zeros((60, 80, 3), bool)) == []
+    assert rec.read(np.array([["a"]], dtype=object)) == []

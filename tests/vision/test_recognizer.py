@@ -105,3 +105,43 @@ def test_abstain_margin_is_exposed() -> None:
     img = cv2.imread(str(d / "webcam-grey" / "data2-test1.jpg"))
     readings = rec.read(img)
     assert readings and all(r.card is None for r in readings)  # nothing is that sure
+
+
+def test_deck_sheet_whole_scan(rec: Recognizer) -> None:
+    """52 cards touching each other on a white scan: most are found and none misread."""
+    score = realdata.score_sheet_whole(rec)
+    assert score.wrong == 0, score.wrongs
+    assert score.correct >= 34, score.line("deck-sheet whole")
+
+
+@pytest.fixture(scope="module")
+def crops(rec: Recognizer) -> list[tuple[np.ndarray, str]]:
+    import frames
+
+    return frames.card_crops(rec, realdata.photos("phone-scenes"))
+
+
+def test_twelve_cards_on_a_1280x720_table(rec: Recognizer, crops) -> None:
+    import frames
+
+    named = 0
+    for seed in range(3):
+        frame, codes = frames.table_frame(crops, 12, seed=seed)
+        readings = rec.read(frame)
+        said = [r.card.code for r in readings if r.card is not None]
+        assert all(c in codes for c in said), (seed, said, codes)
+        named += len(said)
+    assert named >= 30  # of 36
+
+
+def test_fanned_hands_are_never_misread(rec: Recognizer, crops) -> None:
+    import frames
+
+    named = 0
+    for seed in range(12):
+        frame, codes = frames.fan_frame(crops, 5, seed=seed, spread=10 + seed % 3 * 3)
+        said = [r.card.code for r in rec.read(frame) if r.card is not None]
+        assert all(c in codes for c in said), (seed, said, codes)
+        assert len(said) == len(set(said))
+        named += len(said)
+    assert named >= 2  # some top cards (whole cards on top of others are hard to outline)
