@@ -11,6 +11,7 @@ candidates are merged.  Quads are returned in input-image pixels, clockwise (y d
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import cv2
@@ -54,6 +55,13 @@ def order_clockwise(pts: np.ndarray) -> np.ndarray:
     return p[[order[(start + k) % 4] for k in range(4)]]
 
 
+def turn_quad(q: np.ndarray, k: int) -> np.ndarray:
+    """The four corners starting from the k-th: ``np.roll(q, -k, axis=0)`` for a quad, at a
+    fraction of its cost (this runs for every corner of every card)."""
+    k %= 4
+    return q.copy() if k == 0 else np.concatenate((q[k:], q[:k]))
+
+
 def quad_area(q: np.ndarray) -> float:
     """Signed area; positive for clockwise-on-screen (y down) corners."""
     x, y = q[:, 0], q[:, 1]
@@ -75,21 +83,23 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     pts = contour.reshape(-1, 2).astype(np.float32)
     if len(pts) < 16:
         return quad
+    ab = turn_quad(quad, 1) - quad
+    lengths = np.hypot(ab[:, 0], ab[:, 1])
+    if float(lengths.min()) < 4:
+        return quad
+    u = ab / lengths[:, None]
+    # every contour point against all four sides at once: along (t) and off (d) each side
+    rel = pts[None, :, :] - quad[:, None, :]
+    t = rel[:, :, 0] * u[:, 0, None] + rel[:, :, 1] * u[:, 1, None]
+    d = np.abs(rel[:, :, 0] * u[:, 1, None] - rel[:, :, 1] * u[:, 0, None])
+    near = np.maximum(3.0, 0.04 * lengths)[:, None]
+    sel = (t > 0.15 * lengths[:, None]) & (t < 0.85 * lengths[:, None]) & (d < near)
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        ab = b - a
-        length = float(np.hypot(*ab))
-        if length < 4:
-            return quad
-        u = ab / length
-        rel = pts - a
-        t = rel @ u
-        d = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
-        sel = (t > 0.15 * length) & (t < 0.85 * length) & (d < max(3.0, 0.04 * length))
-        side = pts[sel]
+        side = pts[sel[i]]
         if len(side) < 5:
-            lines.append(np.array([u[0], u[1], a[0], a[1]], np.float32))
+            a = quad[i]
+            lines.append(np.array([u[i, 0], u[i, 1], a[0], a[1]], np.float32))
             continue
         lines.append(cv2.fitLine(side, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1))
     out = []
@@ -154,7 +164,7 @@ def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
         return None
     if solid and not (0.8 < area / qa < 1.12):
         return None
-    sides = np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
     if sides.min() < 8:
         return None
     if not solid and _outline_coverage(c, quad, max(2.0, 0.02 * float(sides.max()))) < 0.85:
@@ -174,46 +184,106 @@ def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
     return quad, qa
 
 
-def _masks(small: np.ndarray, cfg: RecognizerConfig) -> list[tuple[str, np.ndarray]]:
+class _Masks:
     """Binary masks in which a card should be one component, named; plain Otsu first (it
-    gives the whole extent of a card that lies apart), then those cut along edges."""
-    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    blur = cv2.GaussianBlur(gray, (5, 5), 0)
-    otsu_t, otsu = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edges = cv2.Canny(blur, cfg.canny_low, cfg.canny_high)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    not_edges = cv2.bitwise_not(edges)
-    masks = []
-    if "otsu" in cfg.detect_masks:
-        masks.append(("otsu", otsu))
-    masks.append(("otsu-cut", cv2.bitwise_and(otsu, not_edges)))
-    if "paper" in cfg.detect_masks:
-        hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-        paper = ((blur > max(otsu_t * 0.9, 60)) & (hsv[:, :, 1] < cfg.max_card_saturation))
-        masks.append(("paper", cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges)))
-    if "faint" in cfg.detect_masks:
-        # regions closed by faint edges (a white card on a light grey table)
-        faint = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
-        faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
-        masks.append(
-            (
-                "faint",
-                cv2.bitwise_and(
-                    cv2.bitwise_not(faint), (blur > otsu_t * 0.8).astype(np.uint8) * 255
-                ),
-            )
+    gives the whole extent of a card that lies apart) and Otsu cut along edges, then the
+    others (:meth:`more`), which only a harder frame needs."""
+
+    def __init__(
+        self, gray: np.ndarray, colour: Callable[[], np.ndarray], cfg: RecognizerConfig
+    ) -> None:
+        self._colour = colour  # the frame in colour, at gray's size, made when first needed
+        self._small: np.ndarray | None = None
+        self.cfg = cfg
+        self.blur = cv2.GaussianBlur(gray, (5, 5), 0)
+        self.otsu_t, self.otsu = cv2.threshold(
+            self.blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
         )
-    if "otsu2" in cfg.detect_masks:
-        # a second Otsu split among the brighter pixels: card against a light table
-        bright = blur[blur > otsu_t]
-        if bright.size > 100:
-            t2, _ = cv2.threshold(
-                bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
-            )
+        edges = cv2.Canny(self.blur, cfg.canny_low, cfg.canny_high)
+        edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+        self.not_edges = cv2.bitwise_not(edges)
+
+    @property
+    def small(self) -> np.ndarray:
+        if self._small is None:
+            self._small = self._colour()
+        return self._small
+
+    def first(self) -> list[tuple[str, np.ndarray]]:
+        masks = []
+        if "otsu" in self.cfg.detect_masks:
+            masks.append(("otsu", self.otsu))
+        masks.append(("otsu-cut", cv2.bitwise_and(self.otsu, self.not_edges)))
+        return masks
+
+    def more(self, roi: tuple[int, int, int, int] | None = None) -> list[tuple[str, np.ndarray]]:
+        """The other masks, of the whole frame or of the box ``roi`` (x0, y0, x1, y1)."""
+        cfg, otsu_t = self.cfg, self.otsu_t
+        x0, y0, x1, y1 = roi or (0, 0, self.blur.shape[1], self.blur.shape[0])
+        blur = self.blur[y0:y1, x0:x1]
+        not_edges = self.not_edges[y0:y1, x0:x1]
+        masks = []
+        if "paper" in cfg.detect_masks:
+            hsv = cv2.cvtColor(self.small[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+            paper = (blur > max(otsu_t * 0.9, 60)) & (hsv[:, :, 1] < cfg.max_card_saturation)
+            masks.append(("paper", cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges)))
+        if "faint" in cfg.detect_masks:
+            # regions closed by faint edges (a white card on a light grey table)
+            faint = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+            faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
             masks.append(
-                ("otsu2", cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges))
+                (
+                    "faint",
+                    cv2.bitwise_and(
+                        cv2.bitwise_not(faint), (blur > otsu_t * 0.8).astype(np.uint8) * 255
+                    ),
+                )
             )
-    return masks
+        if "otsu2" in cfg.detect_masks:
+            # a second Otsu split among the brighter pixels: card against a light table
+            bright = self.blur[self.blur > otsu_t]
+            if bright.size > 100:
+                t2, _ = cv2.threshold(
+                    bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+                )
+                masks.append(
+                    ("otsu2", cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges))
+                )
+        return masks
+
+    def left_over(
+        self, quads: list[np.ndarray], min_px: float
+    ) -> list[tuple[int, int, int, int]] | None:
+        """Where the other masks must look, given the card quads found: None for the whole
+        frame, else boxes (x0, y0, x1, y1) around the bright regions no quad covers, down to
+        what the dimmest mask ("faint": brighter than 0.8 of Otsu's threshold) would see;
+        no box when the quads cover everything."""
+        if not quads:
+            return None
+        bright = (self.blur > self.otsu_t * 0.8).astype(np.uint8)
+        cover = np.zeros_like(bright)
+        cv2.fillPoly(cover, [np.round(q).astype(np.int32) for q in quads], 1)
+        left = cv2.bitwise_and(bright, 1 - cover)
+        # the blurred rim around each card is no region of its own
+        left = cv2.erode(left, np.ones((5, 5), np.uint8))
+        if cv2.countNonZero(left) < self.cfg.detect_left_over * min_px:
+            return []
+        # the regions, found at half resolution (a quarter of the pixels to label)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(
+            np.ascontiguousarray(left[::2, ::2]), connectivity=8, ltype=cv2.CV_16U
+        )
+        h, w = left.shape
+        # room around a region for the whole card it may belong to, and the table beside it
+        pad = int(0.6 * math.sqrt(float(np.median([quad_area(q) for q in quads])))) + 2
+        boxes = []
+        for x, y, bw, bh, area in stats[1:].tolist():
+            if 4 * area < 0.1 * self.cfg.detect_left_over * min_px:
+                continue
+            boxes.append((max(0, 2 * x - pad), max(0, 2 * y - pad),
+                          min(w, 2 * (x + bw) + pad), min(h, 2 * (y + bh) + pad)))
+        if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * h * w:
+            return None  # as well look at everything at once
+        return boxes
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -265,17 +335,8 @@ def detect_quads(image: np.ndarray, cfg: RecognizerConfig) -> list[np.ndarray]:
     return detect(image, cfg)[0]
 
 
-def detect(
-    image: np.ndarray, cfg: RecognizerConfig
-) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Card quads in ``image`` (BGR uint8), in image pixels, clockwise; and the outlines
-    (image pixels) of bright regions that whole cards do not explain: overlapping cards."""
-    h, w = image.shape[:2]
-    if min(h, w) < 16:
-        return [], []
-    # at most detect_max_side on the long side, unless that leaves the short side below
-    # detect_min_side (a tall scan of a whole deck)
-    scale = min(1.0, max(cfg.detect_max_side / max(h, w), cfg.detect_min_side / min(h, w)))
+def _shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` scaled by ``scale`` (<= 1): halvings first, then one linear resize."""
     small = image
     while scale < 0.5 and min(small.shape[:2]) >= 32:
         small = cv2.pyrDown(small)
@@ -286,19 +347,50 @@ def detect(
             (max(1, round(small.shape[1] * scale)), max(1, round(small.shape[0] * scale))),
             interpolation=cv2.INTER_LINEAR,
         )
-    scale = small.shape[1] / w
-    sh, sw = small.shape[:2]
+    return small
+
+
+def detect(
+    image: np.ndarray,
+    cfg: RecognizerConfig,
+    apart: list[bool] | None = None,
+    gray: np.ndarray | None = None,
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Card quads in ``image`` (BGR uint8), in image pixels, clockwise; and the outlines
+    (image pixels) of bright regions that whole cards do not explain: overlapping cards.
+    ``apart``, when given, is filled with one flag per quad: whether the card is a bright
+    region of its own in the plain Otsu mask (it touches no other card).  ``gray`` is the
+    image in grey, if the caller has it already."""
+    h, w = image.shape[:2]
+    if min(h, w) < 16:
+        return [], []
+    # at most detect_max_side on the long side, unless that leaves the short side below
+    # detect_min_side (a tall scan of a whole deck)
+    scale = min(1.0, max(cfg.detect_max_side / max(h, w), cfg.detect_min_side / min(h, w)))
+    if gray is None:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    # grey is all the first masks need: shrinking one channel costs a third of three, and
+    # the colour copy is made only for the masks that want saturation
+    want = scale
+    small_gray = _shrink(gray, want)
+    scale = small_gray.shape[1] / w
+    sh, sw = small_gray.shape[:2]
     img_area = float(sh * sw)
     cands: list[tuple[float, np.ndarray, np.ndarray]] = []
     opener = np.ones((3, 3), np.uint8)
     min_px = cfg.min_card_area * img_area
     blobs: list[np.ndarray] = []
-    for name, mask in _masks(small, cfg):
+    masks = _Masks(small_gray, lambda: _shrink(image, want), cfg)
+    alone: set[int] = set()  # contours (ids) of quads that are whole Otsu regions
+
+    def scan(name: str, mask: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> None:
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
+        x0, y0, x1, y1 = roi or (0, 0, sw, sh)
         # outer boundaries of every component, also of those lying inside another's hole
-        contours, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+        contours, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE,
+                                          offset=(x0, y0))
         if hier is None:
-            continue
+            return
         for c, hh in zip(contours, hier[0], strict=True):
             if hh[3] != -1 or len(c) < 16:
                 continue
@@ -307,30 +399,53 @@ def detect(
                 continue
             if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
                 continue  # the table itself, framed by the picture's edges
+            if roi is not None and (
+                (x <= x0 + 1 and x0 > 0) or (y <= y0 + 1 and y0 > 0)
+                or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
+            ):
+                continue  # cut by the box looked in: not the region's whole outline
             r = _quad_from_contour(c, cfg, img_area)
             if r is not None:
                 cands.append((r[1], r[0], c))
+                if name == "otsu":
+                    alone.add(id(c))
             elif name == "otsu" and cfg.read_overlaps:
                 # overlapping cards are one region of the plain Otsu mask
                 blobs.append(c)
+
+    for name, mask in masks.first():
+        scan(name, mask)
+    # cards lying apart on a darker table are all found by now; the other masks (each
+    # costs about a tenth of the frame's reading) are for cards touching one another or
+    # barely brighter than the table, which leave bright regions that no quad covers:
+    # only there are they looked at
+    rois = masks.left_over([q for _, q, _ in cands], min_px) if cfg.detect_skip_clear else None
+    for roi in [None] if rois is None else rois:
+        for name, mask in masks.more(roi):
+            scan(name, mask, roi)
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])
     cands = _drop_copies(cands)
     cands = _drop_merged(cands)
     kept: list[np.ndarray] = []
+    kept_alone: list[bool] = []
     for _area, q, c in cands:
         if any(_overlap(q, k) > cfg.max_overlap for k in kept):
             continue
-        kept.append(q)
         # corners from straight lines fitted to the sides, once per kept card
-        kept[-1] = order_clockwise(refine_quad(c, q))
+        kept.append(order_clockwise(refine_quad(c, q)))
+        kept_alone.append(id(c) in alone)
     # a kept quad much bigger than the typical card that contains several others is a
     # table/sheet outline, not a card
     if len(kept) >= 3:
         areas = np.array([quad_area(q) for q in kept])
         med = float(np.median(areas))
-        kept = [q for q, a in zip(kept, areas, strict=True) if a < 3.5 * med]
+        keep = areas < 3.5 * med
+        kept = [q for q, k in zip(kept, keep, strict=True) if k]
+        kept_alone = [a for a, k in zip(kept_alone, keep, strict=True) if k]
+    if apart is not None:
+        apart[:] = kept_alone
     inv = 1.0 / scale
     left = []
     for c in blobs:

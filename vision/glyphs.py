@@ -42,19 +42,24 @@ def _hog(imgs: np.ndarray) -> np.ndarray:
     gy = np.zeros_like(f)
     gx[:, :, 1:-1] = f[:, :, 2:] - f[:, :, :-2]
     gy[:, 1:-1, :] = f[:, 2:, :] - f[:, :-2, :]
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = np.arctan2(gy, gx) % np.pi
+    mag = np.sqrt(gx * gx + gy * gy).reshape(-1)
+    # glyphs are masks: most pixels have no gradient and add nothing to any bin, so only
+    # the others are binned (the same sums, in the same order, for a fraction of the work)
+    nz = np.flatnonzero(mag)
+    mag = mag[nz]
+    ang = np.arctan2(gy.reshape(-1)[nz], gx.reshape(-1)[nz]) % np.pi
     pos = ang / (np.pi / 9.0) - 0.5
     b0 = np.floor(pos).astype(np.int64)
     w1 = pos - b0
     b0 %= 9
     b1 = (b0 + 1) % 9
     n = GLYPH_SIZE // 8
+    area = GLYPH_SIZE * GLYPH_SIZE
     cell = np.arange(GLYPH_SIZE) // 8
-    cid = (cell[:, None] * n + cell[None, :])[None, :, :] * 9
-    base = (np.arange(num) * (n * n * 9))[:, None, None]
-    idx = np.concatenate([(base + cid + b0).reshape(-1), (base + cid + b1).reshape(-1)])
-    wts = np.concatenate([(mag * (1 - w1)).reshape(-1), (mag * w1).reshape(-1)])
+    cid = ((cell[:, None] * n + cell[None, :]) * 9).reshape(-1)
+    base = (nz // area) * (n * n * 9) + cid[nz % area]
+    idx = np.concatenate([base + b0, base + b1])
+    wts = np.concatenate([mag * (1 - w1), mag * w1])
     hist = np.bincount(idx, weights=wts, minlength=num * n * n * 9).astype(np.float32)
     hist = hist.reshape(num, n, n, 9)
     blocks = np.stack(

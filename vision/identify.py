@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from companion.cards import Card
 from vision.qr import CodeReading, QrConfig, QrReader
+from vision.timing import Stages
 
 Point = tuple[float, float]
 
@@ -138,6 +139,10 @@ class FrameReader:
         self.config = config or IdentifyConfig()
         self.qr = QrReader(qr_config)
         self.recognizer = recognizer or load_recognizer(deck, self.config.threshold)
+        # CPU time per stage (recognizer's and "qr"), when enabled: bench/vision_profile.py
+        self.stages = Stages()
+        if hasattr(self.recognizer, "stages"):
+            self.recognizer.stages = self.stages
 
     def read(self, image: NDArray[Any]) -> IdentifyResult:
         start = time.perf_counter()
@@ -145,7 +150,10 @@ class FrameReader:
         # Only quads the recognizer could not name are worth a look inside: a playing card
         # it read carries no code, and skipping those keeps a 12-card frame fast.
         quads = [r.corners for r in readings if len(r.corners) == 4 and r.card is None]
-        codes = self.qr.read(image, quads=quads)
+        named = [r.corners for r in readings if len(r.corners) == 4 and r.card is not None]
+        gray = getattr(self.recognizer, "frame_gray", None)
+        with self.stages("qr"):
+            codes = self.qr.read(image, quads=quads, skip=named, gray=gray)
         cards = []
         for r in readings:
             corners = tuple((float(x), float(y)) for x, y in r.corners)

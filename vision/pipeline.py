@@ -43,6 +43,7 @@ from vision.detect import (
     order_clockwise,
     quad_area,
     to_bgr,
+    turn_quad,
 )
 from vision.glyphs import (
     RANK_CLASSES,
@@ -55,6 +56,7 @@ from vision.glyphs import (
     side_notch,
     top_width,
 )
+from vision.timing import Stages
 
 __all__ = [
     "CardQuad",
@@ -100,6 +102,10 @@ class RecognizerConfig:
     canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
     # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "otsu2"
     detect_masks: tuple[str, ...] = ("otsu", "paper", "faint")
+    # the masks besides Otsu are skipped when the cards found in it cover every bright
+    # region but detect_left_over x the smallest card area
+    detect_skip_clear: bool = True
+    detect_left_over: float = 0.25
     # classification
     aspect_weight: float = 0.25
     profile_bonus: float = 0.04
@@ -131,9 +137,12 @@ class RecognizerConfig:
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
-    centre_below: float = 1.01  # the centre is looked at when the corners are less sure
+    centre_below: float = 0.8  # the centre is looked at when the corners are less sure ...
+    # ... and always for these ranks, which corners have been seen to confuse (a Q's loop
+    # read as an 8; a 6 and a 9 are each other turned round)
+    centre_ranks: tuple[str, ...] = ("6", "8", "9", "Q")
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
-    centre_suit_below: float = 9.0  # ... when the corners' suit margin is below this
+    centre_suit_below: float = 0.2  # ... when the corners' suit margin is below this
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
     # by one, as top-left corners of cards the size of the whole cards found in the frame
     read_overlaps: bool = True
@@ -148,6 +157,14 @@ class RecognizerConfig:
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
+    # the opposite index corner is read only when the first names the card with a lower
+    # confidence than this (both corners cost twice the time; above 1.0 always both) ...
+    second_corner_below: float = 0.6
+    # ... and only for a card lying apart (a region of its own in the Otsu mask), when the
+    # frame holds at least single_min_cards cards and its area is within single_area of
+    # their median: a quad around two overlapping cards shows one card at each index corner
+    single_min_cards: int = 3
+    single_area: tuple[float, float] = (0.7, 1.4)
     max_alternatives: int = 4
 
 
@@ -292,7 +309,11 @@ _Glyphs = tuple[np.ndarray, float, np.ndarray, float, "float | None", tuple[int,
 
 
 def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    """Connected components (8-connected) of a small mask: count, labels, stats.  16-bit
+    labels: OpenCV's 32-bit path takes about three times as long on patches this size, and
+    a corner patch or centre crop holds far fewer than 65535 components."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8,
+                                                           ltype=cv2.CV_16U)
     return n, labels, stats
 
 
@@ -355,8 +376,8 @@ class IndexReader:
         hmax = cfg.rank_height[1] * H
         comps = []
         sizable = np.nonzero((stats[:, 4] >= 6) & (stats[:, 3] >= 0.25 * hmin))[0]
-        for i in sizable[sizable > 0]:
-            x, y, w, h, a = (int(t) for t in stats[i])
+        sizable = sizable[sizable > 0]
+        for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
             touches = x <= m or y <= m or x + w >= pw - 1 or y + h >= ph - 1
             if touches:
                 continue
@@ -488,6 +509,38 @@ class IndexReader:
 # ---------------------------------------------------------------------------- recognizer
 
 
+class _CornerWarp:
+    """Warps the index corners of one card to upright patches: corner k (0..3, clockwise
+    from the quad's top-left) seen as the top-left of the card turned k quarter turns."""
+
+    def __init__(
+        self, pyr: _Pyramid, quad: np.ndarray, cfg: RecognizerConfig, size: tuple[int, int]
+    ) -> None:
+        H = cfg.crop_size[1]
+        self.q = order_clockwise(quad)
+        self.sides = np.hypot(*(turn_quad(self.q, 1) - self.q).T)
+        long_side = float(self.sides.max())
+        lvl = 0
+        while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
+            lvl += 1
+        self.img = pyr.level(lvl)
+        self.qs = self.q / (2**lvl)
+        self.rect = _canonical_rect(cfg.crop_size)
+        self.size = size
+        # which way up: the short sides are top and bottom, unless perspective makes the
+        # card look square-ish; then both ways are tried
+        a = (self.sides[0] + self.sides[2]) / 2
+        b = (self.sides[1] + self.sides[3]) / 2
+        self.ways = [0, 1]
+        if min(a, b) / max(a, b) < cfg.clear_portrait:
+            self.ways = [0] if a < b else [1]
+
+    def patch(self, k: int) -> np.ndarray:
+        m = cv2.getPerspectiveTransform(turn_quad(self.qs, k), self.rect)
+        return cv2.warpPerspective(self.img, m, self.size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+
 @dataclass
 class _Interpretation:
     corners: np.ndarray  # clockwise from the card's top-left
@@ -504,6 +557,11 @@ class Recognizer:
         self.config = config or RecognizerConfig()
         self.profile = profile
         self.reader = IndexReader(self.config, profile)
+        # CPU time per stage, when enabled (bench/vision_profile.py)
+        self.stages = Stages()
+        # the last frame read, in grey (for the QR reader of vision.identify, which would
+        # otherwise convert the same frame again)
+        self.frame_gray: np.ndarray | None = None
 
     # -- detection
     def find_cards(self, image: np.ndarray) -> list[CardQuad]:
@@ -529,14 +587,20 @@ class Recognizer:
 
     def read(self, image: np.ndarray) -> list[CardReading]:
         """Every card found in ``image`` (BGR or grey uint8, any size), read or abstained."""
+        self.frame_gray = None
         try:
-            pyr = self.prepare(image)
-            if pyr is None:
-                return []
-            quads, blobs = detect(pyr.levels[0], self.config)
-            readings = _drop_doubles(self._read_quads(pyr, quads))
+            with self.stages("detect"):
+                pyr = self.prepare(image)
+                if pyr is None:
+                    return []
+                apart: list[bool] = []
+                bgr = pyr.levels[0]
+                self.frame_gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+                quads, blobs = detect(bgr, self.config, apart, self.frame_gray)
+            readings = _drop_doubles(self._read_quads(pyr, quads, apart))
             if blobs and quads:
-                readings += self.read_overlaps(pyr, quads, blobs, readings)
+                with self.stages("overlaps"):
+                    readings += self.read_overlaps(pyr, quads, blobs, readings)
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
@@ -613,35 +677,9 @@ class Recognizer:
     ) -> tuple[np.ndarray, np.ndarray, list[int], list[np.ndarray]]:
         """Upright index-corner patches of a card: for each way up it may be held, its
         top-left and bottom-right corners."""
-        cfg = self.config
-        H = cfg.crop_size[1]
-        q = order_clockwise(quad)
-        sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
-        long_side = float(sides.max())
-        lvl = 0
-        while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
-            lvl += 1
-        img = pyr.level(lvl)
-        qs = q / (2**lvl)
-        rect = _canonical_rect(cfg.crop_size)
-        # which way up: the short sides are top and bottom, unless perspective makes the
-        # card look square-ish; then both ways are tried
-        a = (sides[0] + sides[2]) / 2
-        b = (sides[1] + sides[3]) / 2
-        ways = [0, 1]
-        if min(a, b) / max(a, b) < cfg.clear_portrait:
-            ways = [0] if a < b else [1]
-        patches = []
-        for k in range(4):
-            if k % 2 not in ways:
-                continue
-            src = np.roll(qs, -k, axis=0)
-            m = cv2.getPerspectiveTransform(src, rect)
-            patches.append(cv2.warpPerspective(
-                img, m, (self.reader.pw, self.reader.ph), flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            ))
-        return q, sides, ways, patches
+        corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
+        patches = [corner.patch(k) for k in range(4) if k % 2 in corner.ways]
+        return corner.q, corner.sides, corner.ways, patches
 
     def _interpret(
         self,
@@ -673,7 +711,7 @@ class Recognizer:
             prior = cfg.portrait_prior if top < left else 0.0
             score = max(qual(reads[k]), qual(reads[k + 2])) + prior
             best_k = k if qual(reads[k]) >= qual(reads[k + 2]) else k + 2
-            out.append(_Interpretation(np.roll(q, -best_k, axis=0), pair, score))
+            out.append(_Interpretation(turn_quad(q, best_k), pair, score))
         out.sort(key=lambda t: -t.score)
         return out
 
@@ -681,18 +719,70 @@ class Recognizer:
         """Read the card whose corners are ``quad`` (image pixels, any order)."""
         return self._finish(pyr, self.interpretations(pyr, quad))
 
-    def _read_quads(self, pyr: _Pyramid, quads: list[np.ndarray]) -> list[CardReading]:
-        """Read many cards, their corner glyphs scored in one batch."""
-        prepared = [self._corner_patches(pyr, q) for q in quads]
-        reads = self.reader.read_patches([p for pr in prepared for p in pr[3]])
-        i = 0
+    def _read_quads(
+        self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None
+    ) -> list[CardReading]:
+        """Read many cards, their corner glyphs scored in batches.  Both index corners of
+        a card must agree; but of a card that lies apart from the others, of the usual
+        size (not two cards taken for one), the opposite corner is read only when the
+        first does not name the card clearly (``second_corner_below``)."""
+        cfg = self.config
+        stages = self.stages
+        size = (self.reader.pw, self.reader.ph)
+        with stages("rectify"):
+            warps = [_CornerWarp(pyr, q, cfg, size) for q in quads]
+            single = self._single_corner(quads, apart)
+            jobs = [(i, k + h) for i, w in enumerate(warps) for k in w.ways
+                    for h in ((0,) if single[i] else (0, 2))]
+            patches = [warps[i].patch(k) for i, k in jobs]
+        reads: list[list[CornerRead | None]] = [[None] * 4 for _ in quads]
+        with stages("read corners"):
+            for (i, k), r in zip(jobs, self.reader.read_patches(patches), strict=True):
+                reads[i][k] = r
+        with stages("decide"):
+            again = [
+                (i, k + 2) for i, k in jobs
+                if single[i] and not self._clear(warps[i], reads[i])
+            ]
+        if again:
+            with stages("rectify"):
+                patches = [warps[i].patch(k) for i, k in again]
+            with stages("read corners"):
+                for (i, k), r in zip(again, self.reader.read_patches(patches), strict=True):
+                    reads[i][k] = r
         staged = []
-        for q, sides, ways, patches in prepared:
-            mine = reads[i : i + len(patches)]
-            i += len(patches)
-            staged.append(self._stage(pyr, self._interpret(q, sides, ways, mine), False))
-        score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
-        return [self._decide_staged(*st) for st in staged]
+        for w, rd in zip(warps, reads, strict=True):
+            mine = [rd[k] for k in range(4) if k % 2 in w.ways]
+            staged.append(self._stage(pyr, self._interpret(w.q, w.sides, w.ways, mine), False))
+        with stages("pip check"):
+            score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
+        with stages("decide"):
+            return [self._decide_staged(*st) for st in staged]
+
+    def _single_corner(self, quads: list[np.ndarray], apart: list[bool] | None) -> list[bool]:
+        """Per quad: whether one index corner may be enough (see :meth:`_read_quads`)."""
+        cfg = self.config
+        if cfg.second_corner_below > 1.0 or apart is None or len(quads) < cfg.single_min_cards:
+            return [False] * len(quads)
+        areas = np.array([abs(quad_area(q)) for q in quads])
+        med = float(np.median(areas))
+        lo, hi = cfg.single_area
+        return [bool(a and lo * med <= s <= hi * med) for a, s in zip(apart, areas, strict=True)]
+
+    def _clear(self, w: _CornerWarp, reads: list[CornerRead | None]) -> bool:
+        """Whether the first index corner read names the card surely enough that the
+        opposite corner need not be read."""
+        if len(w.ways) == 1:
+            first = reads[w.ways[0]]
+            best_reads = [first] if first is not None else []
+        else:
+            interps = self._interpret(w.q, w.sides, w.ways, [reads[k] for k in range(4)
+                                                              if k % 2 in w.ways])
+            best_reads = interps[0].reads
+        if not best_reads:
+            return False
+        reading = self.decide(best_reads, (), alternatives=False)
+        return reading.card is not None and reading.confidence >= self.config.second_corner_below
 
     def _finish(self, pyr: _Pyramid, interps: list[_Interpretation]) -> CardReading:
         return self._decide_staged(*self._stage(pyr, interps, True))
@@ -708,12 +798,17 @@ class Recognizer:
             return best, CardReading(None, corners, 0.0), None
         reading = self.decide(best.reads, corners)
         centre = None
-        if self.config.use_centre and reading.confidence < self.config.centre_below:
+        cfg = self.config
+        if cfg.use_centre and (
+            reading.confidence < cfg.centre_below
+            or (reading.card is not None and reading.card.rank in cfg.centre_ranks)
+        ):
             suit = np.mean([r.suit_scores for r in best.reads], axis=0)
             s1, s2 = np.sort(suit)[-2:][::-1]
             # the pips' shapes are read too only when the corners' suit is not clear
             want_suit = float(s1 - s2) < self.config.centre_suit_below
-            centre = self.centre(pyr, best.corners, want_suit, score)
+            with self.stages("pip check"):
+                centre = self.centre(pyr, best.corners, want_suit, score)
         return best, reading, centre
 
     def _decide_staged(
@@ -748,14 +843,15 @@ class Recognizer:
         corners: tuple[tuple[float, float], ...],
         centre: Centre | None = None,
         strict: float = 1.0,
+        alternatives: bool = True,
     ) -> CardReading:
         cfg = self.config
-        rank = np.mean([r.rank_scores for r in reads], axis=0)
-        suit = np.mean([r.suit_scores for r in reads], axis=0)
-        corner_rank = int(np.argmax(rank))
-        corner_suit = int(np.argmax(suit))
-        agree = all(int(np.argmax(r.rank_scores)) == corner_rank for r in reads) and all(
-            int(np.argmax(r.suit_scores)) == corner_suit for r in reads
+        rank = _mean_scores([r.rank_scores for r in reads])
+        suit = _mean_scores([r.suit_scores for r in reads])
+        corner_rank = int(rank.argmax())
+        corner_suit = int(suit.argmax())
+        agree = all(int(r.rank_scores.argmax()) == corner_rank for r in reads) and all(
+            int(r.suit_scores.argmax()) == corner_suit for r in reads
         )
         veto = False
         if centre is not None:
@@ -778,18 +874,32 @@ class Recognizer:
         conf = min(rank_conf, suit_conf)
         if not agree or veto or ro[0] != corner_rank or so[0] != corner_suit:
             conf = min(conf, 0.49) * 0.5
-        combos = []
-        for ri in ro[:3]:
-            for si in so[:3]:
-                combos.append((float(rank[ri] + suit[si]) / 2, RANK_CLASSES[ri] + SUIT_CLASSES[si]))
-        combos.sort(reverse=True)
-        alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
+        alts: tuple[tuple[str, float], ...] = ()
+        if alternatives:
+            combos = []
+            for ri in ro[:3]:
+                for si in so[:3]:
+                    combos.append(
+                        (float(rank[ri] + suit[si]) / 2, RANK_CLASSES[ri] + SUIT_CLASSES[si])
+                    )
+            combos.sort(reverse=True)
+            alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
         card = None
         if piece > r1 - cfg.piece_margin:
             conf = min(conf, 0.49) * 0.5  # looks as much like a piece of a glyph (a lone 0)
         if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
         return CardReading(card, corners, float(round(conf, 4)), alts)
+
+
+def _mean_scores(scores: list[np.ndarray]) -> np.ndarray:
+    """The mean of one or two corners' scores (as np.mean would give it, without its
+    overhead: this runs several times per card)."""
+    if len(scores) == 1:
+        return scores[0]
+    if len(scores) == 2:
+        return (scores[0] + scores[1]) / 2
+    return np.mean(scores, axis=0)
 
 
 def _margin_conf(margin: float, best: float, need: float, floor: float) -> float:
@@ -826,22 +936,22 @@ def _percentile(gray: np.ndarray, q: float) -> float:
 
 def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray | None:
     """Mean BGR colour of the paper (pixels lighter than the ink threshold)."""
-    sub = img[::3, ::3]
-    sel = gray[::3, ::3] > thr
-    if int(sel.sum()) < 10:
+    sub = np.ascontiguousarray(img[::3, ::3])
+    sel = (gray[::3, ::3] > thr).view(np.uint8)
+    if cv2.countNonZero(sel) < 10:
         return None
-    return sub[sel].astype(np.float32).mean(axis=0) + 1.0
+    # cv2.mean with a mask: no copy of the selected pixels
+    return np.array(cv2.mean(sub, sel)[:3], np.float32) + 1.0
 
 
 def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> float | None:
     """How red the ink is, relative to the paper's colour: ~0 black, > 0.2 red."""
     if paper is None or img.ndim != 3:
         return None
-    sel = ink > 0
-    if int(sel.sum()) < 4:
+    if cv2.countNonZero(ink) < 4:
         return None
-    col = img[sel].astype(np.float32).mean(axis=0) / paper  # B, G, R relative to paper
-    return float(col[2] - max(col[0], col[1]))
+    col = np.array(cv2.mean(np.ascontiguousarray(img), ink)[:3], np.float32) / paper
+    return float(col[2] - max(col[0], col[1]))  # B, G, R relative to paper
 
 
 def adjust_suit_scores(
@@ -930,7 +1040,7 @@ def analyse_centre(
     mask[-mg:] = 0
     mask[:, :mg] = 0
     mask[:, -mg:] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats = _components(mask)
     L = max(9, int(0.3 * H))
     if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
@@ -939,13 +1049,13 @@ def analyse_centre(
         ) | cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8))
         if lines.any():
             mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            n, labels, stats = _components(mask)
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     pips = []
     big = other = 0
     sizable = np.nonzero((stats[:, 3] >= 0.04 * H) | (stats[:, 2] >= 0.04 * H))[0]
-    for i in sizable[sizable > 0]:
-        x, y, w, h, a = (int(t) for t in stats[i])
+    sizable = sizable[sizable > 0]
+    for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
         if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
             other += 1
             continue

@@ -108,8 +108,18 @@ class QrConfig:
     # Two readings with the same text whose centres are closer than this fraction of the
     # code's size are the same code seen twice (crop pass and frame pass).
     same_code_distance: float = 0.5
-    # Try the whole frame even when every code was found inside card crops.
-    always_scan_frame: bool = True
+    # Where the whole frame is decoded: "finder" only around QR finder patterns that lie on
+    # no card already looked at (codes are rare and zbar over a 1280x720 frame costs about
+    # 25 ms), or "always" all of it.  Inside card quads zbar runs only where finder patterns
+    # show too.
+    frame_pass: str = "finder"
+    # Finder patterns are searched at half resolution with this adaptive threshold window
+    # and offset; smaller outlines (half-resolution pixels) are noise.
+    finder_block: int = 25
+    finder_offset: int = 10
+    finder_min_side: float = 5.0
+    # Two finder patterns of one code lie this many (of their side) apart: 21 to 57 modules.
+    finder_pair_distance: tuple[float, float] = (1.8, 7.5)
     # A frame-level code is re-read in a patch this much larger than its outline (room for
     # the quiet zone, which zbar needs to find the code again).
     refine_margin: float = 1.5
@@ -172,6 +182,71 @@ def _decode_gray(pyzbar: Any, gray: NDArray[Any]) -> list[_Raw]:
     return found
 
 
+@dataclass(frozen=True)
+class Finder:
+    """A QR finder-pattern candidate: centre and side (pixels of the image searched)."""
+
+    x: float
+    y: float
+    side: float
+
+
+def finder_patterns(
+    gray: NDArray[Any], block: int = 25, offset: int = 10, min_side: float = 5.0
+) -> list[Finder]:
+    """Where ``gray`` shows a QR finder pattern: a dark square ring around a light ring
+    around a dark square (7:5:3 modules across), found as three nested contours.
+
+    Cheap (one adaptive threshold and one contour tree), so it can say whether a frame may
+    hold a code before zbar, which costs some 25 ms on a 1280x720 frame, is asked.  Finder
+    patterns have few look-alikes on playing cards; a false alarm costs time, not a reading.
+    """
+    if gray.size == 0 or min(gray.shape[:2]) < 16:
+        return []
+    blk = max(3, min(block | 1, (min(gray.shape[:2]) // 2) * 2 - 1))
+    dark = cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, blk, offset
+    )
+    contours, hier = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return []
+    h = hier[0]
+    child = h[:, 2]
+    # a dark outline (i) whose hole (j) holds a dark blob (k)
+    has = np.nonzero((child >= 0) & (child[np.maximum(child, 0)] >= 0))[0]
+    out: list[Finder] = []
+    for i in has.tolist():
+        ci = contours[i]
+        x, y, w, hh = cv2.boundingRect(ci)
+        if min(w, hh) < min_side or max(w, hh) > 2.5 * min(w, hh):
+            continue
+        a_out = cv2.contourArea(ci)
+        (_c, (rw, rh), _a) = cv2.minAreaRect(ci)
+        if a_out < 0.75 * rw * rh:
+            continue  # not a filled square outline
+        j = int(child[i])
+        while j >= 0:
+            a_hole = cv2.contourArea(contours[j])
+            # ideal areas 49 : 25 : 9 (modules); thin rings lose more to pixel edges
+            if 0.3 * a_out < a_hole < 0.75 * a_out:
+                k = int(child[j])
+                while k >= 0:
+                    a_in = cv2.contourArea(contours[k])
+                    if 0.08 * a_out < a_in < 0.32 * a_out and 0.18 * a_hole < a_in < 0.62 * a_hole:
+                        kx, ky, kw, kh = cv2.boundingRect(contours[k])
+                        cx, cy = x + w / 2, y + hh / 2
+                        if (
+                            abs(kx + kw / 2 - cx) < 0.15 * w
+                            and abs(ky + kh / 2 - cy) < 0.15 * hh
+                            and a_in > 0.4 * kw * kh
+                        ):
+                            out.append(Finder(cx, cy, float(max(w, hh))))
+                            break
+                    k = int(h[k, 0])
+            j = int(h[j, 0])
+    return out
+
+
 def _size(corners: Corners) -> float:
     xs = [p[0] for p in corners]
     ys = [p[1] for p in corners]
@@ -216,6 +291,11 @@ class QrReader:
         ``corners`` are the card's frame corners, clockwise from its top-left, matching the
         crop's top-left, top-right, bottom-right and bottom-left.
         """
+        return self._read_crop(crop, corners, gated=False)
+
+    def _read_crop(
+        self, crop: NDArray[Any], corners: Sequence[Sequence[float]], gated: bool
+    ) -> list[CodeReading]:
         gray = _to_gray(crop)
         h, w = gray.shape[:2]
         if h < 8 or w < 8 or len(corners) != 4:
@@ -224,6 +304,8 @@ class QrReader:
         if min(h, w) < self.config.crop_min_side:
             scale = self.config.crop_min_side / float(min(h, w))
             gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        if gated and not self._code_sites(gray):
+            return []
         raws = _decode_gray(self._pyzbar, gray)
         if not raws and self.config.try_threshold:
             raws = _decode_gray(self._pyzbar, self._threshold(gray))
@@ -239,9 +321,10 @@ class QrReader:
         return out
 
     def read_quad(
-        self, image: NDArray[Any], corners: Sequence[Sequence[float]]
+        self, image: NDArray[Any], corners: Sequence[Sequence[float]], gated: bool = False
     ) -> list[CodeReading]:
-        """Codes on a card given only its frame corners: the card is rectified here first."""
+        """Codes on a card given only its frame corners: the card is rectified here first.
+        ``gated``: zbar runs only when finder patterns show in the card."""
         quad = np.asarray(corners, dtype=np.float32).reshape(4, 2)
         if image.size == 0:
             return []
@@ -249,13 +332,26 @@ class QrReader:
         side = float(np.linalg.norm(quad[3] - quad[0]))
         if top < 4 or side < 4:
             return []
+        if gated:
+            # zbar reads grey: warp the grey frame (a third of the work), and ask zbar only
+            # when finder patterns show (most cards asked about are playing cards)
+            crop = self._warp(_to_gray(image), quad, top, side, self.config.crop_min_side)
+            if not self._code_sites(crop):
+                return []
+        else:
+            crop = self._warp(image, quad, top, side, self.config.crop_min_side)
+        return self._read_crop(crop, quad.tolist(), False)
+
+    @staticmethod
+    def _warp(
+        image: NDArray[Any], quad: NDArray[Any], top: float, side: float, min_side: float
+    ) -> NDArray[Any]:
         # Keep the card's own aspect but never shrink below what zbar needs.
-        scale = max(1.0, self.config.crop_min_side / min(top, side))
+        scale = max(1.0, min_side / min(top, side))
         w, h = int(round(top * scale)), int(round(side * scale))
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
         warp = cv2.getPerspectiveTransform(quad, src)
-        crop = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR)
-        return self.read_crop(crop, quad.tolist())
+        return cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR)
 
     def read_frame(self, image: NDArray[Any]) -> list[CodeReading]:
         """Codes anywhere in the frame (no card detection needed)."""
@@ -285,25 +381,120 @@ class QrReader:
         image: NDArray[Any],
         cards: Iterable[HasCrop] = (),
         quads: Iterable[Sequence[Sequence[float]]] = (),
+        skip: Iterable[Sequence[Sequence[float]]] = (),
+        gray: NDArray[Any] | None = None,
     ) -> list[CodeReading]:
         """All codes in a frame: inside detected cards first, then anywhere else.
 
         ``cards`` are detections with ``corners`` and an upright ``crop`` (vision-1's
-        ``CardQuad``); ``quads`` are bare corner lists that are rectified here.
+        ``CardQuad``); ``quads`` are bare corner lists that are rectified here; ``skip`` are
+        quads known to hold no code (playing cards the recognizer named).  With
+        ``frame_pass="finder"`` zbar looks only where QR finder patterns show: inside the
+        cards and quads, and in the rest of the frame outside them all.  ``gray``: the frame in
+        grey, when the caller has it (the recognizer does).
         """
         found: list[CodeReading] = []
         if image.size == 0:
             return found
+        gated = self.config.frame_pass == "finder"
+        looked: list[NDArray[Any]] = []
         for card in cards:
+            corners = _corner_list(card.corners)
             crop = getattr(card, "crop", None)
             if crop is not None and getattr(crop, "size", 0) > 0:
-                found = self._merge(found, self.read_crop(crop, _corner_list(card.corners)))
+                found = self._merge(found, self._read_crop(crop, corners, gated))
             else:
-                found = self._merge(found, self.read_quad(image, _corner_list(card.corners)))
+                found = self._merge(found, self.read_quad(image, corners, gated))
+            looked.append(np.asarray(corners, np.float32).reshape(-1, 2))
+        if not gated:
+            gray = image
+        elif gray is None or gray.shape[:2] != image.shape[:2]:
+            gray = _to_gray(image)
         for quad in quads:
-            found = self._merge(found, self.read_quad(image, _corner_list(quad)))
-        if self.config.always_scan_frame or not found:
-            found = self._merge(found, self.read_frame(image))
+            # zbar reads grey anyway: warping the grey frame costs a third of the colour one
+            found = self._merge(found, self.read_quad(gray, _corner_list(quad), gated))
+            looked.append(np.asarray(_corner_list(quad), np.float32).reshape(-1, 2))
+        if not gated:
+            return self._merge(found, self.read_frame(image))
+        looked += [np.asarray(_corner_list(q), np.float32).reshape(-1, 2) for q in skip]
+        looked += [np.asarray(c.corners, np.float32) for c in found]
+        return self._merge(found, self._read_sites(gray, looked))
+
+    def _code_sites(
+        self, gray: NDArray[Any], outside: Sequence[NDArray[Any]] = ()
+    ) -> list[tuple[int, int, int, int]]:
+        """Boxes (x0, y0, x1, y1, pixels of ``gray``) that may hold a QR code: around two
+        or more finder patterns of about one size, as far apart as one code's; patterns
+        inside the polygons ``outside`` do not count."""
+        cfg = self.config
+        small = cv2.pyrDown(gray)
+        pats = finder_patterns(small, cfg.finder_block, cfg.finder_offset, cfg.finder_min_side)
+        pts: list[tuple[float, float, float]] = []
+        for f in pats:
+            x, y, side = 2.0 * f.x, 2.0 * f.y, 2.0 * f.side
+            if any(cv2.pointPolygonTest(p.reshape(-1, 1, 2), (x, y), False) >= 0
+                   for p in outside):
+                continue
+            # the same pattern found twice (nested outlines of one finder)
+            if any(math.hypot(x - q[0], y - q[1]) < 0.3 * max(side, q[2]) for q in pts):
+                continue
+            pts.append((x, y, side))
+        lo, hi = cfg.finder_pair_distance
+        parent = list(range(len(pts)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                i = parent[i]
+            return i
+
+        paired: set[int] = set()
+        for i, (xi, yi, si) in enumerate(pts):
+            for j in range(i + 1, len(pts)):
+                xj, yj, sj = pts[j]
+                side = 0.5 * (si + sj)
+                if max(si, sj) > 1.7 * min(si, sj):
+                    continue
+                if lo * side <= math.hypot(xi - xj, yi - yj) <= hi * side:
+                    parent[root(j)] = root(i)
+                    paired.update((i, j))
+        groups: dict[int, list[int]] = {}
+        for i in paired:
+            groups.setdefault(root(i), []).append(i)
+        h, w = gray.shape[:2]
+        boxes = []
+        for members in groups.values():
+            xs = [pts[i][0] for i in members]
+            ys = [pts[i][1] for i in members]
+            side = max(pts[i][2] for i in members)
+            span = max(max(xs) - min(xs), max(ys) - min(ys))
+            # three patterns mark the code's corners; with two the third may lie either way
+            pad = 1.3 * side if len(members) >= 3 else span + 1.3 * side
+            boxes.append((max(0, int(min(xs) - pad)), max(0, int(min(ys) - pad)),
+                          min(w, int(max(xs) + pad) + 1), min(h, int(max(ys) + pad) + 1)))
+        return boxes
+
+    def _read_sites(
+        self, image: NDArray[Any], outside: Sequence[NDArray[Any]]
+    ) -> list[CodeReading]:
+        """Codes around finder patterns of the frame that lie outside ``outside``."""
+        gray = _to_gray(image)
+        if gray.size == 0 or min(gray.shape[:2]) < 16:
+            return []
+        found: list[CodeReading] = []
+        for x0, y0, x1, y1 in self._code_sites(gray, outside):
+            win = np.ascontiguousarray(gray[y0:y1, x0:x1])
+            scale = 1.0
+            if min(win.shape[:2]) < self.config.crop_min_side // 2:
+                # zbar misses codes that fill a small window; give it room
+                scale = (self.config.crop_min_side // 2) / float(min(win.shape[:2]))
+                win = cv2.resize(win, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            raws = _decode_gray(self._pyzbar, win)
+            if not raws and self.config.try_threshold:
+                raws = _decode_gray(self._pyzbar, self._threshold(win))
+            for r in raws:
+                corners = tuple((x / scale + x0, y / scale + y0) for x, y in r.corners)
+                reading = CodeReading(r.data, corners)  # type: ignore[arg-type]
+                found = self._merge(found, [self._refine(gray, reading)])
         return found
 
     # -- helpers -----------------------------------------------------------------------

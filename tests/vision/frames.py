@@ -30,7 +30,10 @@ def card_crops(recognizer, photos, size=(126, 176)):
     return out
 
 
-def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50)):
+def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=()):
+    """``n`` cards on a table; the last ``len(qr)`` of them are printed cards of ours
+    carrying those QR texts (drawn by ``vision.synth``) instead of playing cards.  The
+    codes returned are the playing cards'."""
     rng = np.random.default_rng(seed)
     w, h = size
     frame = np.zeros((h, w, 3), np.uint8)
@@ -40,8 +43,11 @@ def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50)):
     cols, rows = 4, 3
     codes = []
     picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
+    printed = [_printed_card(data, crops[0][0].shape[:2]) for data in qr]
     for k, idx in enumerate(picks):
         crop, code = crops[idx]
+        if k >= len(picks) - len(printed):
+            crop, code = printed[k - (len(picks) - len(printed))], None
         ch, cw = crop.shape[:2]
         cx = (k % cols + 0.5) * w / cols + rng.uniform(-20, 20)
         cy = (k // cols + 0.5) * h / rows + rng.uniform(-10, 10)
@@ -57,8 +63,18 @@ def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50)):
         warped = cv2.warpPerspective(crop, m, (w, h))
         mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (w, h))
         frame[mask > 127] = warped[mask > 127]
-        codes.append(code)
+        if code is not None:
+            codes.append(code)
     return frame, codes
+
+
+def _printed_card(data, shape):
+    from vision.synth import render_qr_card
+
+    face, mask, _ = render_qr_card(data, width=300)
+    # the rounded corners outside the card take the paper colour (the paste is rectangular)
+    face[mask == 0] = 235
+    return cv2.resize(face, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
 
 
 def fan_frame(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread=12.0,

@@ -160,3 +160,43 @@ def test_missing_zbar_gives_an_install_hint(monkeypatch: pytest.MonkeyPatch) -> 
         require_zbar()
     with pytest.raises(ZbarMissingError):
         QrReader()
+
+
+def test_finder_patterns_are_found_in_a_code_and_not_in_playing_cards() -> None:
+    from vision.qr import finder_patterns
+
+    sym = _symbol("budge:finder", 4)  # 4 px per module: finders 28 px across
+    found = finder_patterns(cv2.pyrDown(sym))
+    assert len(found) == 3
+    side = sym.shape[0] / 2
+    for f in found:  # at three corners of the code, about 7 modules (14 px here) across
+        assert 10 <= f.side <= 18
+        assert min(f.x, side - f.x) < 0.4 * side and min(f.y, side - f.y) < 0.4 * side
+    frame = random_frame(5, 10, 0)
+    gray = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
+    assert QrReader()._code_sites(gray) == []  # no pair of finder patterns
+
+
+def test_zbar_is_not_run_on_a_frame_without_codes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole-frame zbar costs some 25 ms on 1280x720: with the finder gate it runs only
+    where finder patterns show (and the frame-wide pass stays available)."""
+    import vision.qr as qr_module
+    from vision.identify import FrameReader
+
+    calls: list[tuple[int, ...]] = []
+    real = qr_module._decode_gray
+
+    def counting(pyzbar: object, gray: np.ndarray) -> list:
+        calls.append(gray.shape)
+        return real(pyzbar, gray)
+
+    monkeypatch.setattr(qr_module, "_decode_gray", counting)
+    frame = random_frame(5, 10, 0)
+    assert FrameReader().read(frame.image).codes == ()
+    assert calls == []
+    with_code = render_frame(["QS", "2D"], ["budge:gate"], seed=11)
+    assert [c.data for c in FrameReader().read(with_code.image).codes] == ["budge:gate"]
+    assert calls and all(s[0] * s[1] < 1280 * 720 for s in calls)
+    calls.clear()
+    always = QrReader(QrConfig(frame_pass="always"))
+    assert always.read(frame.image) == [] and calls  # the old whole-frame pass
