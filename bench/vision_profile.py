@@ -36,7 +36,7 @@ import realdata  # noqa: E402
 
 from vision.identify import FrameReader  # noqa: E402
 
-STAGES = ("detect", "rectify", "read corners", "pip check", "decide", "overlaps", "qr")
+STAGES = ("detect", "rectify", "read corners", "pip check", "decide", "overlaps", "fans", "qr")
 
 
 def _row(label: str, values: list[float]) -> str:

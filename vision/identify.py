@@ -49,13 +49,19 @@ class CardResult:
     corners: tuple[Point, ...]
     confidence: float
     alternatives: tuple[tuple[str, float], ...] = ()
+    # known only by its index corner (a covered card): the corners are the card's quad
+    # extrapolated from that corner and its two edges at the 63 x 88 mm card shape
+    partial: bool = False
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "card": self.card.code if self.card is not None else None,
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "confidence": round(float(self.confidence), 3),
         }
+        if self.partial:
+            out["partial"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,8 @@ class FrameReader:
             if self.config.threshold is not None and r.confidence < self.config.threshold:
                 card = None
             cards.append(
-                CardResult(card, corners, float(r.confidence), tuple(r.alternatives or ()))
+                CardResult(card, corners, float(r.confidence), tuple(r.alternatives or ()),
+                           bool(getattr(r, "partial", False)))
             )
         ms = (time.perf_counter() - start) * 1000.0
         return IdentifyResult(tuple(cards), tuple(codes), ms)

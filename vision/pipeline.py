@@ -154,6 +154,35 @@ class RecognizerConfig:
     # made a slanted J look like an A)
     overlap_edge_length: float = 0.3  # a straight edge this long (of the patch) through
     # the glyphs means a covering card may have cut the index: no reading
+    # overlapping cards, read from their index glyphs (vision.fan): rank-over-suit pairs of
+    # ink components in the bright regions whole cards do not explain
+    read_fans: bool = True
+    fan_work_height: float = 180.0  # card height (px) at the pyramid level searched
+    fan_rank_ratio: float = 0.108  # rank glyph height / card height (the size's prior)
+    fan_glyph_height: tuple[float, float] = (0.45, 1.7)  # x the expected rank height ...
+    fan_glyph_height_unsized: tuple[float, float] = (0.25, 1.7)  # ... without a whole card
+    # the card's top edge beside the rank: points this far along it (of the card width)
+    # and this far beyond it (of the card height) must not be paper of the region
+    fan_edge_probe: tuple[float, ...] = (0.05, 0.11)
+    fan_edge_out: float = 0.03
+    fan_pair_distance: tuple[float, float] = (0.8, 2.2)  # rank centre -> suit centre, x size
+    fan_pair_ratio: tuple[float, float] = (0.45, 1.35)  # suit size / rank size
+    fan_corner_offset: tuple[float, float] = (0.045, 0.045)  # rank's top-left from the corner
+    # the card's top and left edges are looked for this far (of the card) around the
+    # corner guessed from the glyphs; they must rise by fan_edge_contrast grey levels and
+    # bend by no more than fan_snap_bend (of the card height) over the index
+    fan_snap_margin: float = 0.08
+    fan_snap_reach: float = 0.03
+    fan_edge_contrast: float = 25.0
+    fan_side_contrast: float = 12.0  # the left edge may lie on the card before: fainter
+    fan_snap_bend: float = 0.012
+    fan_edge_margin: float = 0.02  # ink this much (of the card) outside the rank is cut off
+    fan_box_tolerance: float = 0.025  # glyphs read this far (of the card height) off: no
+    fan_edge_pad: int = 1  # px of the crop: a straight edge this near a glyph may cut it
+    fan_factor: float = 1.5  # margin needed, times that of a whole card's single corner
+    fan_min_confidence: float = 0.5
+    fan_max_poses: int = 80  # per frame
+    fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
@@ -174,6 +203,8 @@ class CardReading:
     corners: tuple[tuple[float, float], ...]
     confidence: float
     alternatives: tuple[tuple[str, float], ...] = ()
+    # known only by an index corner (a covered card): corners extrapolated from it
+    partial: bool = False
 
 
 def _canonical_rect(size: tuple[int, int]) -> np.ndarray:
@@ -597,10 +628,23 @@ class Recognizer:
                 bgr = pyr.levels[0]
                 self.frame_gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
                 quads, blobs = detect(bgr, self.config, apart, self.frame_gray)
-            readings = _drop_doubles(self._read_quads(pyr, quads, apart))
+            raw = self._read_quads(pyr, quads, apart)
+            readings = _drop_doubles(raw)
             if blobs and quads:
                 with self.stages("overlaps"):
                     readings += self.read_overlaps(pyr, quads, blobs, readings)
+            # bright regions no card read explains: a blob of overlapping cards, or a quad
+            # around several that could not be named
+            # (an unread quad of a single card's size is one card, not an overlap: the
+            # stage would cost a frame of separate cards time for little)
+            named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
+            big = self.config.fan_quad_area * float(np.median(named_areas)) if named_areas else 0
+            regions = blobs + [np.array(r.corners, np.float32) for r in raw
+                               if r.card is None and len(r.corners) == 4
+                               and abs(_area(r.corners)) > big]
+            if regions and self.config.read_fans:
+                with self.stages("fans"):
+                    readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
@@ -1130,4 +1174,5 @@ def score_centres(centres: list[Centre], reader: IndexReader, cfg: RecognizerCon
         i += n
 
 
+from vision import fan as fan_stage  # noqa: E402  (the fan stage uses the reader above)
 from vision.profile import DeckProfile  # noqa: E402  (profile uses the reader above)

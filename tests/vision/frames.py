@@ -8,6 +8,7 @@ cards; it returns the frame and the cards' codes.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -82,6 +83,36 @@ def fan_frame(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread
     """A hand of ``n`` real cards fanned (each turned ``spread`` degrees more about a
     point below the cards, the later ones on top), so that only each card's upper-left
     corner index shows, as when a player spreads a hand on the table."""
+    hand = fan_hand(crops, n, size, seed, colour, spread, card_height)
+    return hand.frame, hand.codes
+
+
+@dataclass
+class Hand:
+    """A composed frame of overlapping cards: the codes bottom card first, each card's
+    corners (clockwise from its upright top-left, image pixels) and whether its upright
+    top-left index corner shows (not covered by a later card)."""
+
+    frame: np.ndarray
+    codes: list[str]
+    quads: list[np.ndarray]
+    shows: list[bool]
+
+    @property
+    def hidden(self) -> list[str]:
+        """Codes of the cards under another whose index corner shows."""
+        top = len(self.codes) - 1
+        pairs = enumerate(zip(self.codes, self.shows, strict=True))
+        return [c for k, (c, s) in pairs if s and k < top]
+
+
+def fan_hand(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread=12.0,
+             card_height=300, layout="fan", step=0.26, jitter=0.0):
+    """``n`` real cards overlapping, the later ones on top.  ``layout`` "fan": each turned
+    ``spread`` degrees more about a point below the cards; "row": laid in a row (the whole
+    row turned at random), each shifted ``step`` card widths right of the previous one so
+    that it covers all of it but the index strip, each turned by up to ``jitter`` degrees
+    at random (a challenge path)."""
     rng = np.random.default_rng(seed)
     w, h = size
     frame = np.zeros((h, w, 3), np.uint8)
@@ -89,24 +120,53 @@ def fan_frame(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread
     noise = rng.normal(0, 5, (h, w, 1)).astype(np.float32)
     frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
-    codes = []
-    px, py = w / 2 + rng.uniform(-80, 80), h / 2 + card_height * 0.75
-    base = rng.uniform(-20, 20) - spread * (n - 1) / 2
-    for k, idx in enumerate(picks):
+    codes: list[str] = []
+    quads: list[np.ndarray] = []
+    ch, cw = crops[0][0].shape[:2]
+    s = card_height / ch
+    card_w = cw * s
+    if layout == "fan":
+        px, py = w / 2 + rng.uniform(-80, 80), h / 2 + card_height * 0.75
+        base = rng.uniform(-20, 20) - spread * (n - 1) / 2
+        poses = []
+        for k in range(len(picks)):
+            # card's bottom-centre sits a little above the pivot
+            poses.append((px, py, math.radians(base + spread * k), card_height * 0.15))
+    else:
+        turn = math.radians(rng.uniform(-180, 180))
+        length = card_w * (1 + step * (len(picks) - 1))
+        poses = []
+        for k in range(len(picks)):
+            along = -length / 2 + card_w / 2 + k * step * card_w
+            cx = w / 2 + along * math.cos(turn)
+            cy = h / 2 + along * math.sin(turn)
+            ang = turn + math.radians(rng.uniform(-jitter, jitter))
+            # pivot at the card's centre: its bottom-centre half a card below
+            poses.append((cx, cy, ang, card_height / 2))
+    for (px, py, ang, lift), idx in zip(poses, picks, strict=True):
         crop, code = crops[idx]
         ch, cw = crop.shape[:2]
-        s = card_height / ch
-        ang = math.radians(base + spread * k)
         c, si = math.cos(ang), math.sin(ang)
         src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
-        # card's bottom-centre sits a little above the pivot
         pts = []
         for x, y in src:
-            dx, dy = (x - cw / 2) * s, (y - ch) * s + card_height * 0.15
+            dx, dy = (x - cw / 2) * s, (y - ch) * s + lift
             pts.append([px + dx * c - dy * si, py + dx * si + dy * c])
         m = cv2.getPerspectiveTransform(src, np.float32(pts))
         warped = cv2.warpPerspective(crop, m, (w, h))
         mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (w, h))
         frame[mask > 127] = warped[mask > 127]
         codes.append(code)
-    return frame, codes
+        quads.append(np.float32(pts))
+    # an index corner shows when the box around it (a fifth of the width, a quarter of the
+    # height) lies outside every later card
+    shows = []
+    for k, q in enumerate(quads):
+        o, right, down = q[0], (q[1] - q[0]) / 5, (q[3] - q[0]) / 4
+        box = np.float32([o, o + right, o + right + down, o + down])
+        covered = 0.0
+        for later in quads[k + 1 :]:
+            inter, _ = cv2.intersectConvexConvex(box, later)
+            covered = max(covered, float(inter))
+        shows.append(covered < 0.1 * abs(cv2.contourArea(box)))
+    return Hand(frame, codes, quads, shows)

@@ -1,0 +1,128 @@
+"""Covered cards read from the index corners that show (vision.fan): fanned hands and rows
+of cards each covering most of the one before, built from real card crops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import realdata
+
+from vision.detect import order_clockwise
+from vision.fan import CARD_ASPECT, snap_corner
+from vision.identify import CardResult
+from vision.pipeline import Recognizer, RecognizerConfig
+
+pytestmark = pytest.mark.skipif(realdata.data_dir() is None, reason="shared/data missing")
+
+# (layout, seed, spread, step, jitter): a spread of fans and rows at several angles
+HANDS = [("fan", s, 10 + s % 3 * 3, 0.26, 0.0) for s in range(8)] + [
+    ("row", s, 0.0, 0.22 + 0.04 * (s % 3), 4.0 * (s % 2)) for s in range(8)
+]
+
+
+@pytest.fixture(scope="module")
+def crops():
+    import frames
+
+    return frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
+                             realdata.photos("phone-scenes"))
+
+
+def _hand(crops, layout, seed, spread, step, jitter):
+    import frames
+
+    return frames.fan_hand(crops, 5, seed=seed, spread=spread, layout=layout, step=step,
+                           jitter=jitter)
+
+
+def _hidden_read(rec: Recognizer, crops) -> tuple[int, int, list[str]]:
+    got = total = 0
+    wrong: list[str] = []
+    for layout, seed, spread, step, jitter in HANDS:
+        hand = _hand(crops, layout, seed, spread, step, jitter)
+        said = [r.card.code for r in rec.read(hand.frame) if r.card is not None]
+        wrong += [f"{layout}{seed}:{c}" for c in said if c not in hand.codes]
+        assert len(said) == len(set(said)), (layout, seed, said)
+        total += len(hand.hidden)
+        got += len(set(said) & set(hand.hidden))
+    return got, total, wrong
+
+
+def test_covered_cards_are_read_and_never_misread(crops) -> None:
+    with_fans = _hidden_read(Recognizer(), crops)
+    without = _hidden_read(Recognizer(RecognizerConfig(read_fans=False)), crops)
+    assert with_fans[2] == [] and without[2] == []
+    assert with_fans[1] == without[1] >= 50
+    # the stage reads far more of the covered corners than outline corners alone did
+    assert with_fans[0] >= 3 * max(1, without[0]), (with_fans, without)
+    assert with_fans[0] >= 0.3 * with_fans[1], with_fans
+
+
+def test_a_covered_card_is_marked_partial_with_a_card_shaped_quad(crops) -> None:
+    rec = Recognizer()
+    partial = []
+    for layout, seed, spread, step, jitter in HANDS[:4] + HANDS[8:12]:
+        hand = _hand(crops, layout, seed, spread, step, jitter)
+        for r in rec.read(hand.frame):
+            if r.partial:
+                assert r.card is not None  # only named covered cards are reported
+                partial.append((r, hand))
+    assert partial
+    for r, hand in partial:
+        q = np.array(r.corners, np.float32)
+        w = float(np.hypot(*(q[1] - q[0])))
+        h = float(np.hypot(*(q[3] - q[0])))
+        assert w / h == pytest.approx(CARD_ASPECT, rel=0.02)
+        # the first corner is the index corner read: the card's top-left, or its
+        # bottom-right (the other index, upside down), and the quad covers the card
+        k = hand.codes.index(r.card.code)
+        truth = hand.quads[k]
+        h_true = float(np.hypot(*(truth[3] - truth[0])))
+        t = min((truth, np.roll(truth, -2, axis=0)), key=lambda t: np.hypot(*(q[0] - t[0])))
+        off = np.hypot(*(q - t).T)
+        assert off[0] < 0.05 * h_true  # the corner itself is found on the card's edges
+        # the far corners are extrapolated along the card's edges as found near the index
+        # (the size comes from the whole cards found, or the glyphs: less sure)
+        for a, b in ((1, 0), (3, 0)):
+            u, v = q[a] - q[b], t[a] - t[b]
+            cos = float(u @ v) / float(np.linalg.norm(u) * np.linalg.norm(v))
+            assert cos > np.cos(np.radians(8))
+        card = CardResult(r.card, r.corners, r.confidence, r.alternatives, r.partial)
+        assert card.to_json()["partial"] is True
+    whole = CardResult(None, ((0, 0), (1, 0), (1, 1), (0, 1)), 0.0)
+    assert "partial" not in whole.to_json()
+
+
+def test_glyphs_away_from_a_card_corner_are_no_index(crops) -> None:
+    """A pose guessed from two pips in the middle of a card finds no card edges where a
+    corner would be, so it is dropped before any reading."""
+    import cv2
+
+    crop, _ = crops[0]
+    big = cv2.resize(crop, (500, 700))
+    img = np.full((900, 700, 3), (40, 80, 40), np.uint8)
+    img[100:800, 100:600] = big
+    cfg = RecognizerConfig()
+    card_h = 700.0
+    card_w = card_h * CARD_ASPECT
+
+    def pose(x: float, y: float) -> np.ndarray:
+        return order_clockwise(np.float32([[x, y], [x + card_w, y], [x + card_w, y + card_h],
+                                           [x, y + card_h]]))
+
+    snapped = snap_corner(img, pose(103, 96), cfg)  # near the true corner (100, 100)
+    assert snapped is not None
+    assert float(np.hypot(*(snapped[0] - (100, 100)))) < 4
+    assert snap_corner(img, pose(300, 400), cfg) is None  # mid-card: paper all round
+
+
+def test_frames_of_separate_cards_are_unchanged_by_the_stage(crops) -> None:
+    import frames
+
+    on, off = Recognizer(), Recognizer(RecognizerConfig(read_fans=False))
+    for seed in range(2):
+        frame, codes = frames.table_frame(crops, 12, seed=seed)
+        said_on = [r.card.code for r in on.read(frame) if r.card is not None]
+        said_off = [r.card.code for r in off.read(frame) if r.card is not None]
+        assert all(c in codes for c in said_on)
+        assert set(said_off) <= set(said_on)
