@@ -37,10 +37,13 @@ def register(subparsers: Any) -> None:
     deck_sub = deck.add_subparsers(dest="deck_command", metavar="ACTION")
     teach = deck_sub.add_parser(
         "teach",
-        help="learn a deck from labelled photos (one card per photo) or a deck sheet",
+        help="learn a deck from labelled photos, a deck sheet, or the camera card by card",
         description="LABELS.csv may be 'file,card' (one photo per card), the photo folders' "
         "'file,width,height,cards,partial,notes' (single-card rows are used) or a deck-sheet "
-        "'file,layout,rows,columns,notes' grid. Or give --sheet IMAGE --grid 13x4.",
+        "'file,layout,rows,columns,notes' grid. Or give --sheet IMAGE --grid 13x4. Or "
+        "teach with the camera: --camera N, --video FILE or --url URL asks for each card in "
+        "turn and learns it once it lies still, alone, under the camera (the profile is saved "
+        "after every card; run it again to go on where it stopped).",
     )
     teach.add_argument("profile", metavar="PROFILE", help="where to write the deck profile")
     teach.add_argument("labels", nargs="?", metavar="LABELS.csv", help="label file or folder")
@@ -54,6 +57,22 @@ def register(subparsers: Any) -> None:
         "(default S;C;D;H)",
     )
     teach.add_argument("--name", default="", help="a name stored in the profile")
+    live = teach.add_mutually_exclusive_group()
+    live.add_argument("--camera", type=int, metavar="N", help="teach with camera N, card by card")
+    live.add_argument("--video", metavar="FILE", help="teach from a video, card by card")
+    live.add_argument("--url", metavar="URL", help="teach from a phone's stream (MJPEG/RTSP)")
+    teach.add_argument(
+        "--cards", metavar="LIST", help="with the camera: the cards to ask for (default all): "
+        "codes (QH,10S), suits (H) or rank ranges (A-5, 2-9H)",
+    )
+    teach.add_argument(
+        "--order", metavar="CODES", help="with --video: the cards in the order the video "
+        "shows them, one appearance each; runs without questions",
+    )
+    teach.add_argument(
+        "--add", action="store_true",
+        help="with the camera: ask for cards the profile already has too (more photos)",
+    )
     teach.set_defaults(func=run_deck_teach)
 
     add = deck_sub.add_parser("add", help="teach one more photo of a card (a correction)")
@@ -264,8 +283,21 @@ def run_deck_teach(args: argparse.Namespace) -> int:
     from vision.images import ImageLoadError
     from vision.labels import LabelError
 
+    live = args.camera is not None or args.video is not None or args.url is not None
+    if live and (args.labels or args.sheet):
+        _err("deck teach: teach from photos (LABELS.csv, --sheet) or from the camera "
+             "(--camera, --video, --url), not both at once")
+        return 2
+    if live:
+        from vision.teach import run_cli
+
+        return run_cli(args)
+    if args.cards is not None or args.order is not None or args.add:
+        _err("deck teach: --cards, --order and --add go with --camera, --video or --url")
+        return 2
     if not args.labels and not args.sheet:
-        _err("deck teach: give LABELS.csv, or --sheet IMAGE --grid 13x4")
+        _err("deck teach: give LABELS.csv, --sheet IMAGE --grid 13x4, or teach with the "
+             "camera: --camera N (or --video FILE, --url URL)")
         return 2
     try:
         from vision.pipeline import DeckProfile

@@ -26,7 +26,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,13 +45,20 @@ from vision.board import (
     load_calibration,
     load_layout,
 )
-from vision.sources import CameraThread, FrameSource, SourceConfig, SourceError, open_source
+from vision.sources import (
+    CameraThread,
+    Frame,
+    FrameSource,
+    SourceConfig,
+    SourceError,
+    open_source,
+)
 
 Point = tuple[float, float]
 
 __all__ = [
     "Observation", "Stabilizer", "StabilizerConfig", "TableEvent", "WatchConfig",
-    "WATCH_ERRORS", "observations", "watch_events",
+    "WatchControl", "WATCH_ERRORS", "observations", "watch_events",
 ]
 
 # What watch_events raises for a source, layout or calibration it cannot use.
@@ -264,6 +271,89 @@ def observations(result: Any, fit: HomographyFit | None = None,
     return out
 
 
+# -- reaching into a running loop ------------------------------------------------------------
+
+# A tap sees each frame and what was read on it, in the watch thread; it returns True when it
+# has used the frame for itself (teaching a deck), so the frame makes no table events.
+FrameTap = Callable[[Frame, Any], bool]
+
+
+class WatchControl:
+    """What another thread (the tablet's server) may do to a running :func:`watch_events`.
+
+    ``set_profile`` swaps the deck profile the reader uses; the swap happens in the watch
+    thread between two frames, so a frame is never read half with one profile and half with
+    another. ``set_tap`` lends the frames to someone else (the deck teacher): while it says
+    it used a frame, that frame changes nothing on the table. ``state`` says whether the
+    source runs ("waiting" before the loop starts, "running", "ended").
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: tuple[Any] | None = None
+        self._tap: FrameTap | None = None
+        self.state = "waiting"
+        self.source_name = ""
+        self.reason = ""
+        self.frames = 0
+        self.tap_errors = 0
+        # The profile the reader took up last through set_profile (None: none set yet).
+        self.profile: Any = None
+
+    def set_profile(self, profile: Any) -> None:
+        """Read with ``profile`` (a DeckProfile, or None for the built-in reading) from the
+        next frame on."""
+        with self._lock:
+            self._pending = (profile,)
+
+    def set_tap(self, tap: FrameTap | None) -> None:
+        with self._lock:
+            self._tap = tap
+
+    @property
+    def live(self) -> bool:
+        return self.state == "running"
+
+    # -- called by the watch loop
+    def _started(self, name: str) -> None:
+        with self._lock:
+            self.state, self.source_name, self.reason = "running", name, ""
+
+    def _ended(self, reason: str) -> None:
+        with self._lock:
+            self.state, self.reason = "ended", reason
+
+    def _apply(self, reader: Any) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        from vision.pipeline import Recognizer
+
+        # A new recognizer rather than a patched one: its glyph models are cached, so this
+        # costs well under a millisecond, and nothing of the old profile lingers.
+        old = reader.recognizer
+        rec = Recognizer(config=getattr(old, "config", None), profile=pending[0])
+        if hasattr(old, "stages"):
+            rec.stages = old.stages
+        reader.recognizer = rec
+        self.profile = pending[0]
+
+    def _offer(self, frame: Frame, result: Any) -> bool:
+        with self._lock:
+            self.frames += 1
+            tap = self._tap
+        if tap is None:
+            return False
+        try:
+            return bool(tap(frame, result))
+        except Exception as exc:  # a broken tap must not end the game's camera
+            self.tap_errors += 1
+            if self.tap_errors in (1, 10, 100):
+                _warn(f"watch: the frame tap failed ({type(exc).__name__}: {exc})")
+            return False
+
+
 # -- the watch loop --------------------------------------------------------------------------
 
 
@@ -297,6 +387,7 @@ def watch_events(
     layout: str | Path | Layout | None = None,
     config: WatchConfig | None = None,
     stop: threading.Event | None = None,
+    control: WatchControl | None = None,
 ) -> Iterator[dict[str, object]]:
     """Table events (FORMATS.md dicts) from a camera index, video file, URL or photo folder.
 
@@ -304,7 +395,8 @@ def watch_events(
     missing camera or a broken layout raises here (:class:`~vision.sources.SourceError`,
     :class:`~vision.board.LayoutError`, :class:`~vision.board.CalibrationError`, all
     ``ValueError``), with a message to show, rather than at the first ``next()``.
-    ``stop`` (a ``threading.Event``) ends the iteration between frames.
+    ``stop`` (a ``threading.Event``) ends the iteration between frames; ``control`` lets
+    another thread swap the deck profile and borrow frames (:class:`WatchControl`).
     """
     cfg = config or WatchConfig()
     if cfg.pace not in ("auto", "realtime", "every"):
@@ -322,13 +414,19 @@ def watch_events(
     if cfg.pace == "realtime" and not src_cfg.file_realtime:
         src_cfg = SourceConfig(src_cfg.photo_interval, src_cfg.live_timeout,
                                src_cfg.camera_size, file_realtime=True)
-    src = open_source(source, src_cfg)
-    return _events(src, reader, board, calibration, cfg, stop)
+    try:
+        src = open_source(source, src_cfg)
+    except SourceError as exc:
+        if control is not None:
+            control._ended(str(exc))
+        raise
+    return _events(src, reader, board, calibration, cfg, stop, control)
 
 
 def _events(src: FrameSource, reader: Any, board: Layout | None,
             calibration: Calibration | None, cfg: WatchConfig,
-            stop: threading.Event | None) -> Iterator[dict[str, object]]:
+            stop: threading.Event | None,
+            control: WatchControl | None = None) -> Iterator[dict[str, object]]:
     import cv2
 
     cv2.setNumThreads(1)
@@ -341,6 +439,9 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
     board_found = False
     failures = 0
     last_frame = time.monotonic()
+    ended = "the source ended"
+    if control is not None:
+        control._started(src.name)
     try:
         while stop is None or not stop.is_set():
             frame = cam.get(timeout=0.25)
@@ -348,10 +449,13 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
                 if cam.ended:
                     break
                 if src.live and time.monotonic() - last_frame > cfg.source.live_timeout:
-                    _warn(f"{src.name}: no frame for {cfg.source.live_timeout:g} s; stopping")
+                    ended = f"{src.name}: no frame for {cfg.source.live_timeout:g} s"
+                    _warn(f"{ended}; stopping")
                     break
                 continue
             last_frame = time.monotonic()
+            if control is not None:
+                control._apply(reader)
             start = time.perf_counter()
             try:
                 result = reader.read(frame.image)
@@ -360,6 +464,8 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
                 if failures in (1, 10, 100):
                     _warn(f"{src.name}: frame {frame.index} could not be read "
                           f"({type(exc).__name__}: {exc}); skipping ({failures} so far)")
+                continue
+            if control is not None and control._offer(frame, result):
                 continue
             fit = None
             if tracker is not None:
@@ -375,10 +481,13 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
                     return
                 yield event.to_json()
         if cam.error:
+            ended = cam.error
             _warn(cam.error)
     finally:
         cam.stop()
         stats.close(cam)
+        if control is not None:
+            control._ended("stopped" if stop is not None and stop.is_set() else ended)
 
 
 class _Stats:

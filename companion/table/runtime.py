@@ -122,12 +122,13 @@ def play(opts: PlayOptions) -> int:
              "is another table running? try --port")
         session.close()
         return 1
+    control = _enable_teaching(app, data) if opts.mode in ("camera", "video", "url") else None
     host = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
     url = f"http://{host}:{server.port}/"
     _announce(session, url, pin, opts)
 
     stop = threading.Event()
-    feeder = _feeder(session, opts, stop)
+    feeder = _feeder(session, opts, stop, control)
     worker: threading.Thread | None = None
     if feeder is not None:
         worker = threading.Thread(target=_guarded(feeder, stop), name="table-feeder",
@@ -184,7 +185,24 @@ def _guarded(feeder: Callable[[], None], stop: threading.Event) -> Callable[[], 
     return run
 
 
-def _feeder(session: Any, opts: PlayOptions, stop: threading.Event
+def _enable_teaching(app: Any, data: Path) -> Any:
+    """The tablet's "Teach this deck" on the camera loop's frames; its WatchControl, or None
+    when the vision side is missing (the camera feeder then says why)."""
+    import importlib
+
+    try:
+        # By name, like the camera feeder: the table's typed core does not import vision.
+        teach = importlib.import_module("vision.teach")
+        watch = importlib.import_module("vision.watch")
+        from web.teach import enable
+    except ImportError:
+        return None
+    control = watch.WatchControl()
+    enable(app, teach.CameraTeaching(control, data / "decks"))
+    return control
+
+
+def _feeder(session: Any, opts: PlayOptions, stop: threading.Event, control: Any = None
             ) -> Callable[[], None] | None:
     if opts.mode == "manual":
         return None
@@ -197,7 +215,7 @@ def _feeder(session: Any, opts: PlayOptions, stop: threading.Event
         path = opts.events
         return lambda: feed_events_file(session, path, stop, fast=opts.fast,
                                         speed=opts.speed)
-    return lambda: feed_camera(session, opts, stop)
+    return lambda: feed_camera(session, opts, stop, control)
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:
@@ -242,24 +260,33 @@ def feed_events_file(session: Any, path: Path, stop: threading.Event, *, fast: b
     interpreter.flush()
 
 
-def _camera_events(opts: PlayOptions, stop: threading.Event) -> Iterator[dict[str, Any]]:
-    """Table events from ``vision.watch`` (the vision side's frame sources)."""
+def _camera_events(opts: PlayOptions, stop: threading.Event, control: Any = None,
+                   say: Callable[[str], None] | None = None) -> Iterator[dict[str, Any]]:
+    """Table events from ``vision.watch`` (the vision side's frame sources), read with the
+    deck profile last taught on the tablet (DATA/decks) if there is one."""
     import importlib
 
     try:
         watch = importlib.import_module("vision.watch")
+        teach = importlib.import_module("vision.teach")
     except ImportError as exc:
         raise TableError(f"the camera path cannot start: {exc}. Camera, video and stream "
                          "sources feed the same table interpreter as --events FILE.") from None
     source: object = (opts.camera if opts.camera is not None
                       else str(opts.video) if opts.video is not None else opts.url)
-    produced: Iterator[dict[str, Any]] = watch.watch_events(source, stop=stop)
+    deck, warning = teach.active_profile(opts.data / "decks")
+    if warning and say is not None:
+        say(warning)
+    config = watch.WatchConfig(deck=str(deck)) if deck is not None else None
+    produced: Iterator[dict[str, Any]] = watch.watch_events(source, stop=stop, config=config,
+                                                            control=control)
     return produced
 
 
-def feed_camera(session: Any, opts: PlayOptions, stop: threading.Event) -> None:
+def feed_camera(session: Any, opts: PlayOptions, stop: threading.Event,
+                control: Any = None) -> None:
     try:
-        for event in _camera_events(opts, stop):
+        for event in _camera_events(opts, stop, control, session.say):
             if stop.is_set():
                 return
             try:

@@ -977,5 +977,11 @@
     get state() { return state; },
     get online() { return online; },
     get speech() { return { ...speech }; },
+    // Shared with teach.js (the "Teach this deck" screen).
+    ensurePin,
+    forgetPin() { localStorage.removeItem(STORE.pin); },
+    cardFace,
+    cardName,
+    closeMenu() { if ($("menu").open) $("menu").close(); },
   };
 })();
