@@ -14,11 +14,11 @@ from companion.sinbad.actions import (
     action_from_line,
     action_to_line,
 )
-from companion.sinbad.engine import BankSetupError, Game, Note, Outcome, Refusal
+from companion.sinbad.engine import BankSetupError, Game, Note, Outcome, Partial, Refusal
 from companion.sinbad.state import Bank, Effects, PathState, Phase, SinbadState
 
 __all__ = [
     "Action", "Bank", "BankSetupError", "Draw", "DrawPlay", "Effects", "Game", "JaffarPlays",
-    "Note", "Outcome", "Pass", "PathState", "Phase", "Placement", "Play", "RecordLineError",
+    "Note", "Outcome", "Partial", "Pass", "PathState", "Phase", "Placement", "Play", "RecordLineError",
     "Refusal", "SinbadState", "SinbadTurn", "Trade", "action_from_line", "action_to_line",
 ]

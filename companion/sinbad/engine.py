@@ -83,6 +83,18 @@ class Outcome:
         return tuple(n.text for n in self.notes if n.kind == "say" and n.text)
 
 
+@dataclass(frozen=True)
+class Partial:
+    """The state part-way through a line, its notes so far, and whether the game ended there
+    (``refusal`` when the part itself is refused)."""
+
+    state: SinbadState
+    notes: tuple[Note, ...]
+    ended: bool
+    names_used: int = 0
+    refusal: Refusal | None = None
+
+
 class _Refused(Exception):
     def __init__(self, ruling: str, reason: str) -> None:
         super().__init__(reason)
@@ -260,6 +272,44 @@ class Game:
             pass
         return Outcome(work.s, tuple(work.notes))
 
+    # -- part of a line, for players who decide in the middle of one -----------------------
+    #
+    # A player chooses after part of a line has resolved: Jaffar after the start of the turn
+    # (events, S6), Sinbad after his Budge card (S8b reads the scoreboard after it) and after
+    # the card drawn in a draw-and-play. These run that part with the engine's own steps.
+
+    def turn_start(self, state: SinbadState) -> Partial:
+        """The start of the next turn (S4, S15b), as Jaffar's line would resolve it."""
+        work = _Work(state)
+        try:
+            self._start_turn(work)
+        except _Ended:
+            return Partial(work.s, tuple(work.notes), True)
+        return Partial(work.s, tuple(work.notes), False)
+
+    def sinbad_prefix(self, state: SinbadState, budge: str | None,
+                      names: tuple[Card, ...] = ()) -> Partial:
+        """Sinbad's line up to his action: naming this turn's unnamed discards, then the
+        Budge card and its effects (S8a, S15h). ``names`` are consumed in order, as the line's
+        ``effect_cards.discard`` would be; ``names_used`` says how many were."""
+        work = _Work(state)
+        left = list(names)
+        try:
+            self._name_discards(work, left)
+            if budge is not None:
+                self._begin_challenge(work, budge, left)
+        except _Refused as refused:
+            return Partial(state, (), False, 0, refused.refusal)
+        except _Ended:
+            return Partial(work.s, tuple(work.notes), True, len(names) - len(left))
+        return Partial(work.s, tuple(work.notes), False, len(names) - len(left))
+
+    def draw_prefix(self, state: SinbadState, count: int) -> Partial:
+        """Sinbad draws ``count`` cards part-way through his line (S11 included)."""
+        work = _Work(state)
+        self._draw(work, count)
+        return Partial(work.s, tuple(work.notes), False)
+
     @staticmethod
     def _result_words(state: SinbadState) -> str:
         return {"sinbad": "Sinbad won", "jaffar": "Jaffar won", "draw": "a draw"}.get(
@@ -368,12 +418,7 @@ class Game:
         if w.s.phase is not Phase.SINBAD:
             raise _Refused("S4", "it is Jaffar's phase: each turn Jaffar plays first")
         names = list(turn.effect_discards)
-        # Only discards still unknown in the bank can be named: a reshuffle (S11) may have sent
-        # them to the draw pile since.
-        while names and min(w.s.unnamed_discards, w.s.bank.unknown) > 0:
-            card = names.pop(0)
-            self._check_unseen(w.s, card)
-            w.set(bank=w.s.bank.name_unknown(card), unnamed_discards=w.s.unnamed_discards - 1)
+        self._name_discards(w, names)
         due = self.budge_due(w.s)
         if due and turn.budge is None:
             challenge = self.next_challenge(w.s)
@@ -387,6 +432,15 @@ class Game:
             raise _Refused("S15h", "more cards are named as discarded than effects discarded")
         self._action(w, turn.action)
         self._end_turn(w)
+
+    def _name_discards(self, w: _Work, names: list[Card]) -> None:
+        """S15h: name this turn's unnamed effect discards, consuming ``names`` in order."""
+        # Only discards still unknown in the bank can be named: a reshuffle (S11) may have sent
+        # them to the draw pile since.
+        while names and min(w.s.unnamed_discards, w.s.bank.unknown) > 0:
+            card = names.pop(0)
+            self._check_unseen(w.s, card)
+            w.set(bank=w.s.bank.name_unknown(card), unnamed_discards=w.s.unnamed_discards - 1)
 
     def _begin_challenge(self, w: _Work, budge_id: str, names: list[Card]) -> None:
         scenario = self.scenario(w.s)
