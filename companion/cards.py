@@ -14,7 +14,7 @@ Card.from_code('QH')
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class CardCodeError(ValueError):
@@ -119,6 +119,21 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
             raise CardCodeError(self.rank, "the rank must be one of A 2-9 T J Q K")
+        # Cards are compared and hashed in every rules step (the bank, the paths, Jaffar's
+        # stack): one precomputed number (0..51, suit by suit) makes that cheap.
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + RANKS.index(self.rank))
+
+    index: int = field(init=False, repr=False, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index == other.index
+
+    def __hash__(self) -> int:
+        return self.index
 
     @classmethod
     def from_code(cls, code: str) -> Card:
@@ -145,9 +160,9 @@ class Card:
         return f"{RANK_NAMES[self.rank]} of {self.suit.word}"
 
     @property
-    def sort_key(self) -> tuple[int, int]:
+    def sort_key(self) -> int:
         """Suit by suit (C D H S), then by rank (A low)."""
-        return SUITS.index(self.suit), RANKS.index(self.rank)
+        return self.index
 
     def __str__(self) -> str:
         return self.code

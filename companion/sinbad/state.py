@@ -124,7 +124,11 @@ class Bank:
 
 
 def _sorted(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=lambda c: c.sort_key))
+    return tuple(sorted(cards, key=_index))
+
+
+def _index(card: Card) -> int:
+    return card.index
 
 
 def _bump(values: tuple[int, int, int, int], i: int, delta: int) -> tuple[int, int, int, int]:
