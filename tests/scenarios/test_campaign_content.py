@@ -412,7 +412,9 @@ def test_quick_game_is_small() -> None:
     assert len(events(scn)) == 1
     for c in challenges(scn):
         lengths = sorted(len(p["need"]) for p in c["paths"])
-        assert lengths[0] <= 3 and lengths[-1] <= 4, c["id"]
+        # At least 3: two cards can be played in one Losing turn, so a 2-card path would be
+        # over before the table has read its text.
+        assert 3 <= lengths[0] and lengths[-1] <= 5, c["id"]
 
 
 def test_companion_check_accepts_every_file() -> None:
