@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cards import Card, CardCodeError
+from companion.rules import Refusal
 from companion.scenario import Campaign, Rules, ScenarioError, load_campaign
 from companion.sinbad import (
     BankSetupError,
@@ -125,6 +126,11 @@ def read_lines(path: Path) -> list[tuple[int, Any]]:
     return out
 
 
+def refused(line_no: int, refusal: Refusal) -> RecordError:
+    """The error that stops a replay at a line the rules refuse (any game)."""
+    return RecordError(line_no, f"refused by {refusal.ruling}: {refusal.reason}", refusal.ruling)
+
+
 def apply_line(game: Game, state: SinbadState, line: object, line_no: int) -> Outcome:
     """Apply one decoded record line; malformed lines and refusals raise RecordError."""
     try:
@@ -133,8 +139,7 @@ def apply_line(game: Game, state: SinbadState, line: object, line_no: int) -> Ou
         raise RecordError(line_no, str(exc)) from None
     outcome = game.apply(state, action)
     if outcome.refusal is not None:
-        raise RecordError(line_no, f"refused by {outcome.refusal.ruling}: "
-                          f"{outcome.refusal.reason}", outcome.refusal.ruling)
+        raise refused(line_no, outcome.refusal)
     return outcome
 
 

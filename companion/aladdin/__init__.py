@@ -36,8 +36,9 @@ from companion.aladdin.cards import (
     Kind,
     winning_colour,
 )
-from companion.aladdin.engine import Game, Note, Outcome, Refusal, public, view_for
+from companion.aladdin.engine import Game, Note, Outcome, public, view_for
 from companion.aladdin.state import AladdinState, Deal, Face, Phase, Rules, SetupError
+from companion.rules import Refusal
 
 __all__ = [
     "DECK", "Action", "AladdinCard", "AladdinCardError", "AladdinLineError", "AladdinState",

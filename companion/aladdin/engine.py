@@ -54,17 +54,7 @@ from companion.aladdin.state import (
     with_card,
     without_card,
 )
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why the rules refuse an action: the ruling (``A3``) and a sentence for the players."""
-
-    ruling: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({self.ruling})"
+from companion.rules import Refusal
 
 
 @dataclass(frozen=True)

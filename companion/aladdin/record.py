@@ -21,7 +21,7 @@ from typing import Any
 from companion.aladdin.actions import Action, AladdinLineError, action_from_line, action_to_line
 from companion.aladdin.engine import Game, Outcome
 from companion.aladdin.state import AladdinState, Deal, Rules, SetupError
-from companion.record import RecordError, read_lines
+from companion.record import RecordError, read_lines, refused
 
 _HEADER_KEYS = ("game", "players", "rules", "seed", "deal")
 
@@ -99,8 +99,7 @@ def apply_line(game: Game, state: AladdinState, line: object, line_no: int) -> O
         raise RecordError(line_no, str(exc), exc.ruling) from None
     outcome = game.apply(state, action)
     if outcome.refusal is not None:
-        raise RecordError(line_no, f"refused by {outcome.refusal.ruling}: "
-                          f"{outcome.refusal.reason}", outcome.refusal.ruling)
+        raise refused(line_no, outcome.refusal)
     return outcome
 
 

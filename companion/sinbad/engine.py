@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.cards import SUITS, Card, Suit
+from companion.rules import Refusal
 from companion.scenario import (
     BudgeCard,
     Campaign,
@@ -35,17 +36,6 @@ from companion.sinbad.actions import (
 from companion.sinbad.state import Bank, Effects, PathState, Phase, SinbadState
 
 MAX_SLEEP = 10
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why the rules refuse an action: the ruling (``S8``) and a sentence for the players."""
-
-    ruling: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({self.ruling})"
 
 
 @dataclass(frozen=True)
