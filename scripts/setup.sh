@@ -49,12 +49,14 @@ stamp=".venv/.installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   say "installing the companion and its libraries (first time only)"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  if [ "$want_test" = 1 ]; then
-    .venv/bin/python -m pip install -q -e '.[test]' 2>&1 | grep -v '^WARNING: Location' || true
-  else
-    .venv/bin/python -m pip install -q -e . 2>&1 | grep -v '^WARNING: Location' || true
+  target="."
+  [ "$want_test" = 1 ] && target=".[test]"
+  if ! .venv/bin/python -m pip install -q -e "$target" > .venv/install.log 2>&1; then
+    say "installing failed; pip said:"
+    grep -v '^WARNING: Location' .venv/install.log >&2 || true
+    exit 1
   fi
   .venv/bin/python -c 'import companion, cv2, flask, numpy, pyzbar.pyzbar' \
-    || { say "the install did not complete; see the messages above"; exit 1; }
+    || { say "the install did not complete; see .venv/install.log"; exit 1; }
   touch "$stamp"
 fi
