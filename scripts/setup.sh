@@ -12,7 +12,7 @@ want_test=0
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
 
 need_pkgs=()
-if ! ldconfig -p 2>/dev/null | grep -q 'libzbar\.so'; then
+if ! ldconfig -p 2>/dev/null | grep 'libzbar\.so' >/dev/null; then  # no -q: an early exit would SIGPIPE ldconfig under pipefail
   need_pkgs+=(libzbar0)
 fi
 if [ "$want_test" = 1 ] && [ ! -x /usr/bin/chromium ]; then

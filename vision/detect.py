@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 if TYPE_CHECKING:
     from vision.pipeline import RecognizerConfig
@@ -127,7 +128,9 @@ def _outline_coverage(c: np.ndarray, quad: np.ndarray, tol: float) -> float:
     return near / len(pts)
 
 
-def _quad_from_contour(c: np.ndarray, cfg: RecognizerConfig, img_area: float):
+def _quad_from_contour(
+    c: np.ndarray, cfg: RecognizerConfig, img_area: float
+) -> tuple[NDArray[np.float32], float] | None:
     """A card-like quad fitted to an outer contour, with its area; or None."""
     area = float(cv2.contourArea(c))
     if area > cfg.max_card_area * img_area:
@@ -319,7 +322,7 @@ def _drop_merged(cands: list[_Cand]) -> list[_Cand]:
     smaller, mutually separate candidates that together fill most of it."""
     out = []
     for i, (area, q, c) in enumerate(cands):
-        inside = []
+        inside: list[np.ndarray] = []
         for a2, q2, _ in cands[i + 1 :]:
             if a2 < 0.8 * area and a2 > 0.15 * area and _overlap(q2, q) > 0.85:
                 if all(_overlap(q2, o) < 0.25 for o in inside):
@@ -481,7 +484,7 @@ def corner_quads(
     n = len(ap)
     min_edge = 0.06 * card_w
     max_chamfer = 0.16 * card_w
-    out = []
+    out: list[np.ndarray] = []
     for i in range(n):
         for span in (0, 1):  # a sharp vertex, or a rounded corner cut into two
             p_in, p0, p1, p_out = ap[i - 1], ap[i], ap[(i + span) % n], ap[(i + span + 1) % n]
@@ -536,4 +539,4 @@ def _intersect(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np
     if abs(den) < 1e-6:
         return None
     t = ((q[0] - p[0]) * v[1] - (q[1] - p[1]) * v[0]) / den
-    return (p + t * u).astype(np.float32)
+    return np.asarray(p + t * u, dtype=np.float32)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 RANK_CLASSES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 # what a rank cut-out may be instead when a glyph was cut apart (the "0" or the "1" of a
@@ -32,7 +34,7 @@ MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
 TOPK = 1  # a class scores the mean similarity of its TOPK nearest exemplars
 
 
-def _hog(imgs: np.ndarray) -> np.ndarray:
+def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Histograms of oriented gradients of N GLYPH_SIZE squares (N x S x S): 8 px cells,
     9 unsigned orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised
     (N x 324)."""
@@ -68,21 +70,25 @@ def _hog(imgs: np.ndarray) -> np.ndarray:
     blocks = blocks / (np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3)
     blocks = np.minimum(blocks, 0.2)
     blocks = blocks / (np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3)
-    return blocks.reshape(num, -1)
+    return np.asarray(blocks.reshape(num, -1), dtype=np.float32)
 
 
-def _square(mask: np.ndarray) -> np.ndarray:
+def _square(mask: NDArray[Any]) -> NDArray[np.float32]:
     m = mask.astype(np.float32)
     if m.size and m.max() > 1.0:
         m = m / 255.0
     h, w = m.shape
     pad = max(1, int(round(0.08 * max(h, w))))
-    m = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    m = np.asarray(
+        cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0), dtype=np.float32
+    )
     inter = cv2.INTER_AREA if max(h, w) > GLYPH_SIZE else cv2.INTER_LINEAR
-    return cv2.resize(m, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter)
+    return np.asarray(
+        cv2.resize(m, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter), dtype=np.float32
+    )
 
 
-def glyph_features(masks: list[np.ndarray]) -> np.ndarray:
+def glyph_features(masks: list[NDArray[Any]]) -> NDArray[np.float32]:
     """Unit-length features of glyphs (N x FEATURE_DIM).
 
     Each mask is a 2-D array, ink > 0 (uint8 0/255 or float 0..1), already cut to the
@@ -108,9 +114,9 @@ def glyph_features(masks: list[np.ndarray]) -> np.ndarray:
     return np.where(n > 1e-6, feat / np.maximum(n, 1e-6), feat).astype(np.float32)
 
 
-def glyph_feature(mask: np.ndarray) -> np.ndarray:
+def glyph_feature(mask: NDArray[Any]) -> NDArray[np.float32]:
     """The feature of one glyph (see :func:`glyph_features`)."""
-    return glyph_features([mask])[0]
+    return np.asarray(glyph_features([mask])[0], dtype=np.float32)
 
 
 @dataclass
@@ -263,5 +269,5 @@ def top_width(mask: np.ndarray, at: float = 0.12) -> float:
     row = np.nonzero(mask[min(h - 1, int(round(at * h)))] > 0)[0]
     if len(row) == 0:
         return 0.0
-    return float(row[-1] - row[0] + 1) / w
+    return float(row[-1] - row[0] + 1) / float(w)
 

@@ -34,6 +34,7 @@ from functools import cached_property
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from companion.cards import Card, Suit
 from vision.detect import (
@@ -213,7 +214,9 @@ def _canonical_rect(size: tuple[int, int]) -> np.ndarray:
 
 
 def rectify(
-    image: np.ndarray, quad: np.ndarray | tuple, size: tuple[int, int] = (250, 350)
+    image: np.ndarray,
+    quad: np.ndarray | tuple[tuple[float, float], ...],
+    size: tuple[int, int] = (250, 350),
 ) -> np.ndarray:
     """Warp the card with corners ``quad`` (clockwise from its top-left) to an upright
     ``size`` = (width, height) crop."""
@@ -224,7 +227,9 @@ def rectify(
 
 
 def unrectify_points(
-    points: np.ndarray, quad: np.ndarray | tuple, size: tuple[int, int] = (250, 350)
+    points: np.ndarray,
+    quad: np.ndarray | tuple[tuple[float, float], ...],
+    size: tuple[int, int] = (250, 350),
 ) -> np.ndarray:
     """Map points of a rectified crop back to image pixels."""
     src = np.asarray(quad, np.float32).reshape(4, 2)
@@ -396,11 +401,11 @@ class IndexReader:
         # touching one survives
         L = max(9, int(cfg.line_length * H))
         if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
-            lines = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._vk(L)) | cv2.morphologyEx(
-                mask, cv2.MORPH_OPEN, self._hk(L)
-            )
+            lines = np.asarray(
+                cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._vk(L)), dtype=np.uint8
+            ) | np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._hk(L)), dtype=np.uint8)
             if lines.any():
-                mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+                mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
                 n, labels, stats = _components(mask)
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
@@ -529,7 +534,14 @@ class IndexReader:
                 out[pi], best_q[pi] = cr, q
         return out
 
-    def _scores(self, ex: Exemplars, f, a, n, taught: Exemplars | None) -> np.ndarray:
+    def _scores(
+        self,
+        ex: Exemplars,
+        f: NDArray[np.float32],
+        a: NDArray[np.float32],
+        n: int,
+        taught: Exemplars | None,
+    ) -> np.ndarray:
         s = ex.class_scores(f, a, n, self.cfg.aspect_weight)
         if taught is not None and len(taught):
             t = taught.class_scores(f, a, n, self.cfg.aspect_weight)
@@ -936,14 +948,14 @@ class Recognizer:
         return CardReading(card, corners, float(round(conf, 4)), alts)
 
 
-def _mean_scores(scores: list[np.ndarray]) -> np.ndarray:
+def _mean_scores(scores: list[NDArray[np.float32]]) -> NDArray[np.float32]:
     """The mean of one or two corners' scores (as np.mean would give it, without its
     overhead: this runs several times per card)."""
     if len(scores) == 1:
         return scores[0]
     if len(scores) == 2:
-        return (scores[0] + scores[1]) / 2
-    return np.mean(scores, axis=0)
+        return np.asarray((scores[0] + scores[1]) / 2, dtype=np.float32)
+    return np.asarray(np.mean(scores, axis=0), dtype=np.float32)
 
 
 def _margin_conf(margin: float, best: float, need: float, floor: float) -> float:
@@ -958,15 +970,15 @@ def _margin_conf(margin: float, best: float, need: float, floor: float) -> float
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
-def _ink_channel(img: np.ndarray) -> np.ndarray:
+def _ink_channel(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """Grey level in which black and red ink are both dark but yellow (face cards, panels)
     stays light: the darker of the grey and the green channel."""
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    return np.minimum(gray, img[:, :, 1])
+    return np.asarray(np.minimum(gray, img[:, :, 1]), dtype=np.uint8)
 
 
-def _label_mask(labels: np.ndarray, ids: list[int]) -> np.ndarray:
-    m = labels == ids[0]
+def _label_mask(labels: np.ndarray, ids: list[int]) -> NDArray[np.uint8]:
+    m = np.asarray(labels == ids[0], dtype=np.bool_)
     for i in ids[1:]:
         m |= labels == i
     return m.astype(np.uint8) * 255
@@ -1144,7 +1156,7 @@ def analyse_centre(
     red = None
     # the upright pips (top half: the lower ones are printed upside down), whose shape
     # :func:`score_centres` reads
-    pip_masks = []
+    pip_masks: list[np.ndarray] = []
     for p in same:
         i, x, y, w, h = p[:5]
         if (y + h / 2 > 0.5 * H and len(same) > 1) or len(pip_masks) >= cfg.centre_pips_read:
