@@ -20,6 +20,7 @@ import sys
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.glyphs import (
     MODEL_PATH,
@@ -295,8 +296,10 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
 
     def feats(
         glyphs: list[tuple[int, np.ndarray]], n_aug: int, gen: np.random.Generator = rng
-    ) -> tuple[np.ndarray, ...]:
-        vs, ls, asp = [], [], []
+    ) -> tuple[NDArray[np.float16], NDArray[np.int16], NDArray[np.float16]]:
+        vs: list[np.ndarray] = []
+        ls: list[int] = []
+        asp: list[float] = []
         for ci, g in glyphs:
             for v in augment(g, gen, n_aug):
                 vs.append(v)

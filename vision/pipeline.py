@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import cv2
 import numpy as np
@@ -903,7 +904,7 @@ class Recognizer:
     ) -> CardReading:
         cfg = self.config
         rank = _mean_scores([r.rank_scores for r in reads])
-        suit = _mean_scores([r.suit_scores for r in reads])
+        suit: NDArray[np.floating[Any]] = _mean_scores([r.suit_scores for r in reads])
         corner_rank = int(rank.argmax())
         corner_suit = int(suit.argmax())
         agree = all(int(r.rank_scores.argmax()) == corner_rank for r in reads) and all(
@@ -1061,7 +1062,7 @@ class Centre:
             return {"J", "Q", "K", "A"}
         return set()
 
-    def rank_bonus(self, cfg: RecognizerConfig) -> np.ndarray:
+    def rank_bonus(self, cfg: RecognizerConfig) -> NDArray[np.float32]:
         bonus = np.zeros(len(RANK_MODEL_CLASSES), np.float32)
         exp = self.expected()
         if not exp:
@@ -1100,11 +1101,13 @@ def analyse_centre(
     L = max(9, int(0.3 * H))
     if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
-        lines = cv2.morphologyEx(
-            mask, cv2.MORPH_OPEN, np.ones((L, 1), np.uint8)
-        ) | cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8))
+        lines = np.asarray(
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((L, 1), np.uint8)), dtype=np.uint8
+        ) | np.asarray(
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8)), dtype=np.uint8
+        )
         if lines.any():
-            mask &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+            mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
             n, labels, stats = _components(mask)
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     pips = []
