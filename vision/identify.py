@@ -1,6 +1,6 @@
 """One frame in, the cards and QR codes on it out: what ``companion identify`` prints.
 
-:class:`FrameReader` joins vision-1's card recognizer (``vision.pipeline``) and the QR reader
+:class:`FrameReader` joins the card recognizer (``vision.pipeline``) and the QR reader
 (``vision.qr``), builds both once, and turns a frame into an :class:`IdentifyResult` whose
 :meth:`~IdentifyResult.to_json` is the line FORMATS.md "Card identification output" defines.
 
@@ -82,7 +82,7 @@ class IdentifyResult:
 def load_recognizer(
     deck: str | Path | None = None, threshold: float | None = None
 ) -> Any:
-    """vision-1's ``Recognizer``, with a deck profile when ``deck`` is given."""
+    """The ``Recognizer``, with a deck profile when ``deck`` is given."""
     try:
         from vision import pipeline
     except ImportError as exc:

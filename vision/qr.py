@@ -386,7 +386,7 @@ class QrReader:
     ) -> list[CodeReading]:
         """All codes in a frame: inside detected cards first, then anywhere else.
 
-        ``cards`` are detections with ``corners`` and an upright ``crop`` (vision-1's
+        ``cards`` are detections with ``corners`` and an upright ``crop`` (a
         ``CardQuad``); ``quads`` are bare corner lists that are rectified here; ``skip`` are
         quads known to hold no code (playing cards the recognizer named).  With
         ``frame_pass="finder"`` zbar looks only where QR finder patterns show: inside the
