@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import cv2
@@ -117,15 +118,22 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return res
 
 
-def _outline_coverage(c: np.ndarray, quad: np.ndarray, tol: float) -> float:
-    """Share of the quad's outline that runs along the contour (within ``tol`` px)."""
-    pts = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        for t in np.linspace(0.1, 0.9, 8):
-            pts.append(a + (b - a) * t)
-    near = sum(abs(cv2.pointPolygonTest(c, (float(x), float(y)), True)) <= tol for x, y in pts)
-    return near / len(pts)
+_OUTLINE_T = np.linspace(0.1, 0.9, 8)
+
+
+def _outline_covered(c: np.ndarray, quad: np.ndarray, tol: float, share: float) -> bool:
+    """Whether at least ``share`` of the quad's outline runs along the contour (within
+    ``tol`` px).  Each point measured costs a pass over the whole contour, so the count
+    stops as soon as too many points are off it."""
+    pts = (quad[:, None, :] + (turn_quad(quad, 1) - quad)[:, None, :] * _OUTLINE_T[None, :, None])
+    pts = pts.reshape(-1, 2).tolist()
+    off = 0
+    for x, y in pts:
+        if abs(cv2.pointPolygonTest(c, (x, y), True)) > tol:
+            off += 1
+            if (len(pts) - off) / len(pts) < share:
+                return False
+    return True
 
 
 def _quad_from_contour(
@@ -170,7 +178,7 @@ def _quad_from_contour(
     sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
     if sides.min() < 8:
         return None
-    if not solid and _outline_coverage(c, quad, max(2.0, 0.02 * float(sides.max()))) < 0.85:
+    if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * float(sides.max())), 0.85):
         return None
     # opposite sides: perspective may shorten one, but not by much more than half
     if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
@@ -202,9 +210,14 @@ class _Masks:
         self.otsu_t, self.otsu = cv2.threshold(
             self.blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
         )
-        edges = cv2.Canny(self.blur, cfg.canny_low, cfg.canny_high)
+
+    @cached_property
+    def not_edges(self) -> np.ndarray:
+        """Everywhere but near an edge (made when first needed: a frame whose cards all lie
+        apart needs no cut mask)."""
+        edges = cv2.Canny(self.blur, self.cfg.canny_low, self.cfg.canny_high)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-        self.not_edges = cv2.bitwise_not(edges)
+        return np.asarray(cv2.bitwise_not(edges), dtype=np.uint8)
 
     @property
     def small(self) -> np.ndarray:
@@ -212,11 +225,12 @@ class _Masks:
             self._small = self._colour()
         return self._small
 
-    def first(self) -> list[tuple[str, np.ndarray]]:
-        masks = []
+    def first(self) -> list[tuple[str, Callable[[], np.ndarray]]]:
+        """The first masks, each made when called."""
+        masks: list[tuple[str, Callable[[], np.ndarray]]] = []
         if "otsu" in self.cfg.detect_masks:
-            masks.append(("otsu", self.otsu))
-        masks.append(("otsu-cut", cv2.bitwise_and(self.otsu, self.not_edges)))
+            masks.append(("otsu", lambda: self.otsu))
+        masks.append(("otsu-cut", lambda: cv2.bitwise_and(self.otsu, self.not_edges)))
         return masks
 
     def more(self, roi: tuple[int, int, int, int] | None = None) -> list[tuple[str, np.ndarray]]:
@@ -289,10 +303,18 @@ class _Masks:
         return boxes
 
 
+def _box(q: np.ndarray) -> tuple[float, float, float, float]:
+    """x0, y0, x1, y1 around the points, in plain floats (numpy's reductions cost more than
+    they save on four points, and this runs for most pairs of candidates)."""
+    xs, ys = zip(*q.tolist(), strict=True)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Area of intersection over the smaller quad's area."""
-    if (a[:, 0].max() <= b[:, 0].min() or b[:, 0].max() <= a[:, 0].min()
-            or a[:, 1].max() <= b[:, 1].min() or b[:, 1].max() <= a[:, 1].min()):
+    ax0, ay0, ax1, ay1 = _box(a)
+    bx0, by0, bx1, by1 = _box(b)
+    if ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0:
         return 0.0
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(inter) / max(1e-6, min(quad_area(a), quad_area(b)))
@@ -330,6 +352,27 @@ def _drop_merged(cands: list[_Cand]) -> list[_Cand]:
         if len(inside) >= 2 and sum(quad_area(o) for o in inside) > 0.6 * area:
             continue
         out.append((area, q, c))
+    return out
+
+
+def _single_regions(
+    found: list[tuple[np.ndarray, np.ndarray]], cfg: RecognizerConfig
+) -> list[tuple[int, int, int, int]]:
+    """Bounding boxes of the plain Otsu regions (quad, contour) that are one card each:
+    with at least ``single_min_cards`` such regions, those whose quad's area is within
+    ``single_area`` of their median (two cards side by side would make a region of about
+    twice the area).  The cut mask, a part of Otsu's, only finds pieces of those cards,
+    which lose to the whole card found in Otsu's (bigger, so first, and covering them)."""
+    if len(found) < cfg.single_min_cards:
+        return []
+    areas = np.array([quad_area(q) for q, _ in found])
+    med = float(np.median(areas))
+    lo, hi = cfg.single_area
+    out = []
+    for a, (_, c) in zip(areas.tolist(), found, strict=True):
+        if lo * med <= a <= hi * med:
+            x, y, w, h = cv2.boundingRect(c)
+            out.append((x, y, x + w, y + h))
     return out
 
 
@@ -386,7 +429,14 @@ def detect(
     masks = _Masks(small_gray, lambda: _shrink(image, want), cfg)
     alone: set[int] = set()  # contours (ids) of quads that are whole Otsu regions
 
+    # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
+    # many regions of a card's size that mask has, and whether one frames the picture
+    single: list[tuple[int, int, int, int]] = []
+    otsu_regions = 0
+    otsu_framed = False
+
     def scan(name: str, mask: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> None:
+        nonlocal otsu_regions, otsu_framed
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
         x0, y0, x1, y1 = roi or (0, 0, sw, sh)
         # outer boundaries of every component, also of those lying inside another's hole
@@ -401,12 +451,19 @@ def detect(
             if w * h < min_px:
                 continue
             if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
+                otsu_framed |= name == "otsu"
                 continue  # the table itself, framed by the picture's edges
+            otsu_regions += name == "otsu"
             if roi is not None and (
                 (x <= x0 + 1 and x0 > 0) or (y <= y0 + 1 and y0 > 0)
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
             ):
                 continue  # cut by the box looked in: not the region's whole outline
+            if name == "otsu-cut" and any(
+                x >= sx0 and y >= sy0 and x + w <= sx1 and y + h <= sy1
+                for sx0, sy0, sx1, sy1 in single
+            ):
+                continue  # a piece of a card found whole (the cut mask is inside Otsu's)
             r = _quad_from_contour(c, cfg, img_area)
             if r is not None:
                 cands.append((r[1], r[0], c))
@@ -416,8 +473,14 @@ def detect(
                 # overlapping cards are one region of the plain Otsu mask
                 blobs.append(c)
 
-    for name, mask in masks.first():
-        scan(name, mask)
+    for name, make in masks.first():
+        if name == "otsu-cut" and single and len(single) == otsu_regions and not otsu_framed:
+            # every region of the plain Otsu mask is one card: the cut mask, whose regions
+            # lie inside those, has nothing to add (nor does its edge map cost anything)
+            continue
+        scan(name, make())
+        if name == "otsu" and cfg.detect_skip_single:
+            single = _single_regions([(q, c) for _, q, c in cands if id(c) in alone], cfg)
     # cards lying apart on a darker table are all found by now; the other masks (each
     # costs about a tenth of the frame's reading) are for cards touching one another or
     # barely brighter than the table, which leave bright regions that no quad covers:

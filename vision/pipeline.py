@@ -108,6 +108,9 @@ class RecognizerConfig:
     # region but detect_left_over x the smallest card area
     detect_skip_clear: bool = True
     detect_left_over: float = 0.25
+    # the Otsu mask cut along edges is not searched inside plain Otsu regions that are one
+    # card each (of single_area of the median, with single_min_cards of them)
+    detect_skip_single: bool = True
     # classification
     aspect_weight: float = 0.25
     profile_bonus: float = 0.04
@@ -276,8 +279,9 @@ class CornerRead:
     suit_mask: np.ndarray | None = field(default=None, repr=False)
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # around rank and suit, in the patch
 
-    @property
+    @cached_property
     def quality(self) -> float:
+        # asked for many times while the ways up are weighed; the scores are final by then
         return float(self.rank_scores.max() + self.suit_scores.max())
 
 
@@ -366,12 +370,6 @@ class IndexReader:
         self.pw = int(round(cfg.index_window[0] * w))
         self.ph = int(round(cfg.index_window[1] * h))
 
-    def _vk(self, n: int) -> np.ndarray:
-        return np.ones((n, 1), np.uint8)
-
-    def _hk(self, n: int) -> np.ndarray:
-        return np.ones((1, n), np.uint8)
-
     # -- glyph extraction
     def glyphs(self, patch: np.ndarray) -> list[_Glyphs]:
         """Candidate (rank mask, rank aspect, suit mask, suit aspect, redness) cut-outs."""
@@ -402,9 +400,7 @@ class IndexReader:
         # touching one survives
         L = max(9, int(cfg.line_length * H))
         if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
-            lines = np.asarray(
-                cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._vk(L)), dtype=np.uint8
-            ) | np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._hk(L)), dtype=np.uint8)
+            lines = _long_lines(mask, stats, L)
             if lines.any():
                 mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
                 n, labels, stats = _components(mask)
@@ -978,6 +974,43 @@ def _ink_channel(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return np.asarray(np.minimum(gray, img[:, :, 1]), dtype=np.uint8)
 
 
+def _open_line(mask: np.ndarray, n: int, vertical: bool) -> NDArray[np.uint8]:
+    """``cv2.morphologyEx(mask, MORPH_OPEN, line of n)`` of a 0/1 mask, pixel for pixel, as
+    two running sums: a minimum and a maximum over n pixels cost n steps a pixel, a box sum
+    two.  Erosion: no hole in the window (outside the picture counts as ink, as
+    morphology's default border does); dilation: any eroded pixel in it (same anchor)."""
+    k = (1, n) if vertical else (n, 1)  # (width, height)
+    a = n // 2
+    anchor = (0, a) if vertical else (a, 0)
+    holes = cv2.boxFilter(mask ^ 1, -1, k, anchor=anchor, normalize=False,
+                          borderType=cv2.BORDER_CONSTANT)
+    core = (holes == 0).view(np.uint8)
+    hits = cv2.boxFilter(core, -1, k, anchor=anchor, normalize=False,
+                         borderType=cv2.BORDER_CONSTANT)
+    return np.asarray(hits > 0, dtype=np.uint8)
+
+
+def _long_lines(mask: np.ndarray, stats: np.ndarray, n: int) -> NDArray[np.uint8]:
+    """The straight vertical and horizontal ink runs of the 0/1 ``mask`` at least ``n`` px
+    long (its openings by n x 1 and 1 x n lines), computed only in the columns and rows
+    that can hold one: a run that long lies in a component at least that tall (or wide) --
+    or, as the opening counts the outside of the picture as ink, in one that reaches a
+    border and is half as long (or spans the picture)."""
+    ph, pw = mask.shape
+    x, y, w, h = (stats[1:, i] for i in range(4))
+    half = n // 2 - 1
+    out = np.zeros_like(mask)
+    tall = (h >= n) | (h == ph) | (((y == 0) | (y + h == ph)) & (h >= half))
+    if tall.any():
+        x0, x1 = int(x[tall].min()), int((x + w)[tall].max())
+        out[:, x0:x1] = _open_line(np.ascontiguousarray(mask[:, x0:x1]), n, True)
+    wide = (w >= n) | (w == pw) | (((x == 0) | (x + w == pw)) & (w >= half))
+    if wide.any():
+        y0, y1 = int(y[wide].min()), int((y + h)[wide].max())
+        out[y0:y1] |= _open_line(mask[y0:y1], n, False)
+    return out
+
+
 def _label_mask(labels: np.ndarray, ids: list[int]) -> NDArray[np.uint8]:
     m = np.asarray(labels == ids[0], dtype=np.bool_)
     for i in ids[1:]:
@@ -1101,11 +1134,7 @@ def analyse_centre(
     L = max(9, int(0.3 * H))
     if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
-        lines = np.asarray(
-            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((L, 1), np.uint8)), dtype=np.uint8
-        ) | np.asarray(
-            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, L), np.uint8)), dtype=np.uint8
-        )
+        lines = _long_lines(mask, stats, L)
         if lines.any():
             mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
             n, labels, stats = _components(mask)

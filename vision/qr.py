@@ -118,6 +118,10 @@ class QrConfig:
     finder_block: int = 25
     finder_offset: int = 10
     finder_min_side: float = 5.0
+    # The cards already looked at are blanked out of that search (their print is most of
+    # its cost) but for a rim this wide (half-resolution pixels), so that a pattern just
+    # beside one keeps all of its ink.
+    finder_blank_inset: float = 3.0
     # Two finder patterns of one code lie this many (of their side) apart: 21 to 57 modules.
     finder_pair_distance: tuple[float, float] = (1.8, 7.5)
     # A frame-level code is re-read in a patch this much larger than its outline (room for
@@ -192,7 +196,8 @@ class Finder:
 
 
 def finder_patterns(
-    gray: NDArray[Any], block: int = 25, offset: int = 10, min_side: float = 5.0
+    gray: NDArray[Any], block: int = 25, offset: int = 10, min_side: float = 5.0,
+    blank: Sequence[NDArray[Any]] = (),
 ) -> list[Finder]:
     """Where ``gray`` shows a QR finder pattern: a dark square ring around a light ring
     around a dark square (7:5:3 modules across), found as three nested contours.
@@ -200,6 +205,8 @@ def finder_patterns(
     Cheap (one adaptive threshold and one contour tree), so it can say whether a frame may
     hold a code before zbar, which costs some 25 ms on a 1280x720 frame, is asked.  Finder
     patterns have few look-alikes on playing cards; a false alarm costs time, not a reading.
+    ``blank``: polygons (``gray`` pixels) already looked at, whose patterns the caller would
+    drop: their ink is left out of the contour tree (a card's print is most of its cost).
     """
     if gray.size == 0 or min(gray.shape[:2]) < 16:
         return []
@@ -207,6 +214,8 @@ def finder_patterns(
     dark = cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, blk, offset
     )
+    if blank:
+        cv2.fillPoly(dark, [np.round(p).astype(np.int32).reshape(-1, 1, 2) for p in blank], 0)
     contours, hier = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
     if hier is None:
         return []
@@ -335,20 +344,27 @@ class QrReader:
         if gated:
             # zbar reads grey: warp the grey frame (a third of the work), and ask zbar only
             # when finder patterns show (most cards asked about are playing cards)
-            crop = self._warp(_to_gray(image), quad, top, side, self.config.crop_min_side)
-            if not self._code_sites(crop):
+            gray = _to_gray(image)
+            # the finder patterns are looked for at half the crop's size: warp straight to
+            # that (a quarter of the pixels) and make the whole crop only when they show
+            small = self._warp(gray, quad, top, side, self.config.crop_min_side, half=True)
+            if not self._code_sites(small, halved=True):
                 return []
+            crop = self._warp(gray, quad, top, side, self.config.crop_min_side)
         else:
             crop = self._warp(image, quad, top, side, self.config.crop_min_side)
         return self._read_crop(crop, quad.tolist(), False)
 
     @staticmethod
     def _warp(
-        image: NDArray[Any], quad: NDArray[Any], top: float, side: float, min_side: float
+        image: NDArray[Any], quad: NDArray[Any], top: float, side: float, min_side: float,
+        half: bool = False,
     ) -> NDArray[Any]:
         # Keep the card's own aspect but never shrink below what zbar needs.
         scale = max(1.0, min_side / min(top, side))
         w, h = int(round(top * scale)), int(round(side * scale))
+        if half:  # the size cv2.pyrDown would make of it
+            w, h = (w + 1) // 2, (h + 1) // 2
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
         warp = cv2.getPerspectiveTransform(quad, src)
         return cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR)
@@ -421,14 +437,23 @@ class QrReader:
         return self._merge(found, self._read_sites(gray, looked))
 
     def _code_sites(
-        self, gray: NDArray[Any], outside: Sequence[NDArray[Any]] = ()
+        self, gray: NDArray[Any], outside: Sequence[NDArray[Any]] = (), halved: bool = False
     ) -> list[tuple[int, int, int, int]]:
         """Boxes (x0, y0, x1, y1, pixels of ``gray``) that may hold a QR code: around two
         or more finder patterns of about one size, as far apart as one code's; patterns
-        inside the polygons ``outside`` do not count."""
+        inside the polygons ``outside`` do not count.  ``halved``: ``gray`` is the picture
+        at half size already (boxes and ``outside`` are then in twice its pixels)."""
         cfg = self.config
-        small = cv2.pyrDown(gray)
-        pats = finder_patterns(small, cfg.finder_block, cfg.finder_offset, cfg.finder_min_side)
+        small = gray if halved else cv2.pyrDown(gray)
+        blank = []
+        for p in outside:
+            q = np.asarray(p, np.float32).reshape(-1, 2) * 0.5
+            c = q.mean(axis=0)
+            size = float(np.ptp(q, axis=0).min())
+            if size > 8 * cfg.finder_blank_inset:
+                blank.append(c + (q - c) * (1.0 - 2 * cfg.finder_blank_inset / size))
+        pats = finder_patterns(small, cfg.finder_block, cfg.finder_offset, cfg.finder_min_side,
+                               blank)
         pts: list[tuple[float, float, float]] = []
         for f in pats:
             x, y, side = 2.0 * f.x, 2.0 * f.y, 2.0 * f.side
@@ -460,7 +485,7 @@ class QrReader:
         groups: dict[int, list[int]] = {}
         for i in paired:
             groups.setdefault(root(i), []).append(i)
-        h, w = gray.shape[:2]
+        h, w = (2 * small.shape[0], 2 * small.shape[1]) if halved else gray.shape[:2]
         boxes = []
         for members in groups.values():
             xs = [pts[i][0] for i in members]

@@ -1,0 +1,81 @@
+"""The recognizer's shortcuts for speed give, pixel for pixel and card for card, what the
+plain computations they replace give."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+import realdata
+
+from vision.detect import _outline_covered, detect, order_clockwise
+from vision.pipeline import Recognizer, RecognizerConfig, _long_lines
+
+if realdata.data_dir() is None:  # a missing folder must fail the run, not skip it
+    raise RuntimeError("the shared photos are missing: expected ../shared/data beside "
+                       "the repository")
+
+
+def _blotches(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A 0/1 mask of ink blotches, with a straight line or two and ink at the borders."""
+    k = int(rng.integers(0, 4)) * 2 + 1
+    noise = rng.integers(0, 255, (h, w), dtype=np.uint8)
+    mask = (cv2.GaussianBlur(noise, (k, k), 0) < rng.integers(70, 160)).astype(np.uint8)
+    if rng.random() < 0.5:
+        mask[:, rng.integers(0, w)] = 1
+    if rng.random() < 0.5:
+        mask[rng.integers(0, h), : rng.integers(1, w + 1)] = 1
+    return mask
+
+
+def test_long_lines_are_the_openings_by_lines() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(1500):
+        h, w = int(rng.integers(5, 180)), int(rng.integers(5, 130))
+        mask = _blotches(rng, h, w)
+        n = int(rng.integers(2, 90))
+        _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8,
+                                                          ltype=cv2.CV_16U)
+        if len(stats) < 2:
+            continue
+        want = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8)) | (
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, n), np.uint8)))
+        assert np.array_equal(_long_lines(mask, stats, n), want), (h, w, n)
+
+
+def test_outline_coverage_stops_only_where_the_count_is_decided() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        c = (rng.normal(0, 1, (60, 1, 2)).cumsum(axis=0) * 3 + 100).astype(np.int32)
+        quad = order_clockwise(np.float32(cv2.boxPoints(cv2.minAreaRect(c))))
+        tol = float(rng.uniform(1, 8))
+        share = float(rng.uniform(0.3, 1.0))
+        pts = [quad[i] + (quad[(i + 1) % 4] - quad[i]) * t
+               for i in range(4) for t in np.linspace(0.1, 0.9, 8)]
+        near = sum(abs(cv2.pointPolygonTest(c, (float(x), float(y)), True)) <= tol
+                   for x, y in pts)
+        assert _outline_covered(c, quad, tol, share) == (near / len(pts) >= share)
+
+
+@pytest.fixture(scope="module")
+def crops():
+    import frames
+
+    return frames.card_crops(Recognizer(), realdata.photos("phone-scenes"))
+
+
+def test_skipping_the_cut_mask_inside_single_cards_finds_the_same_cards(crops) -> None:
+    """Cards apart (the cut mask skipped altogether), touching ones, a QR card, a fan."""
+    import frames
+
+    images = [frames.table_frame(crops, 12, seed=s)[0] for s in range(8)]
+    images.append(frames.table_frame(crops, 12, seed=1, qr=["budge:test"])[0])
+    images.append(frames.fan_frame(crops, 5, seed=0)[0])
+    on, off = RecognizerConfig(), RecognizerConfig(detect_skip_single=False)
+    for img in images:
+        quads_on, blobs_on = detect(img, on)
+        quads_off, blobs_off = detect(img, off)
+        assert len(quads_on) == len(quads_off)
+        for a, b in zip(quads_on, quads_off, strict=True):
+            assert np.array_equal(a, b)
+        assert len(blobs_on) == len(blobs_off)
