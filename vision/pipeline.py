@@ -121,6 +121,7 @@ class RecognizerConfig:
     # than no_notch -> not a club (only for suit glyphs at least notch_min_height px tall)
     club_notch: float = 0.1
     no_notch: float = 0.05
+    club_notch_max: float = 0.3  # deeper dents are a spade's stalk under its lobes
     notch_penalty: float = 0.12
     notch_min_height: int = 12
     # width of a suit glyph 12% below its top: heart's lobes at least heart_top, a
@@ -133,6 +134,10 @@ class RecognizerConfig:
     abstain_margin: float = 0.035
     piece_margin: float = 0.0  # abstain when a lone "0"/"1" scores within this of the rank
     min_confidence: float = 0.5  # a card is named only at or above this confidence
+    # club or spade is named, the other the runner-up, only when every index corner's suit
+    # glyph by itself (before the waist check, which a spade's stalk can fool) prefers the
+    # suit named by at least this much: the glyph and the shape evidence must agree
+    club_spade_margin: float = 0.0
     single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
@@ -278,6 +283,8 @@ class CornerRead:
     rank_mask: np.ndarray | None = field(default=None, repr=False)
     suit_mask: np.ndarray | None = field(default=None, repr=False)
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # around rank and suit, in the patch
+    # the suit glyph's own club-minus-spade similarity, before the shape (waist) evidence
+    club_over_spade: float = 0.0
 
     @cached_property
     def quality(self) -> float:
@@ -524,8 +531,10 @@ class IndexReader:
                           self.profile.suits if self.profile else None)
         best_q = [-1e9] * len(patches)
         for k, (pi, (rmask, raspect, smask, saspect, red, box)) in enumerate(cands):
+            glyph_cs = float(ss[k, _CLUB] - ss[k, _SPADE])
             adjust_suit_scores(ss[k], smask, red, cfg)
-            cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box)
+            cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
+                            glyph_cs)
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
             if out[pi] is None or q > best_q[pi]:
                 out[pi], best_q[pi] = cr, q
@@ -835,7 +844,9 @@ class Recognizer:
         if not best_reads:
             return False
         reading = self.decide(best_reads, (), alternatives=False)
-        return reading.card is not None and reading.confidence >= self.config.second_corner_below
+        if reading.card is None or reading.card.rank in self.config.centre_ranks:
+            return False  # ranks the corners confuse: both corners must agree
+        return reading.confidence >= self.config.second_corner_below
 
     def _finish(self, pyr: _Pyramid, interps: list[_Interpretation]) -> CardReading:
         return self._decide_staged(*self._stage(pyr, interps, True))
@@ -938,11 +949,19 @@ class Recognizer:
             combos.sort(reverse=True)
             alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
         card = None
+        if {int(so[0]), int(so[1])} == {_CLUB, _SPADE}:
+            sign = 1.0 if so[0] == _CLUB else -1.0
+            if any(sign * r.club_over_spade < cfg.club_spade_margin for r in reads):
+                conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
         if piece > r1 - cfg.piece_margin:
             conf = min(conf, 0.49) * 0.5  # looks as much like a piece of a glyph (a lone 0)
         if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
         return CardReading(card, corners, float(round(conf, 4)), alts)
+
+
+_CLUB = SUIT_CLASSES.index("C")
+_SPADE = SUIT_CLASSES.index("S")
 
 
 def _mean_scores(scores: list[NDArray[np.float32]]) -> NDArray[np.float32]:
@@ -1065,7 +1084,9 @@ def adjust_suit_scores(
     if mask.shape[0] >= cfg.notch_min_height:
         notch = side_notch(mask)
         ci = SUIT_CLASSES.index("C")
-        if notch >= cfg.club_notch:
+        if notch > cfg.club_notch_max:
+            pass  # deeper than a club's waist: a spade's stalk meeting its lobes, no evidence
+        elif notch >= cfg.club_notch:
             for i in range(len(SUIT_CLASSES)):
                 if i != ci:
                     scores[i] -= cfg.notch_penalty
