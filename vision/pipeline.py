@@ -205,6 +205,12 @@ class RecognizerConfig:
     single_min_cards: int = 3
     single_area: tuple[float, float] = (0.7, 1.4)
     max_alternatives: int = 4
+    # a card read from one index corner whose opposite corner was looked at and shows no
+    # index is named only at or above this confidence: the outline of a row of cards, each
+    # covering most of the one before, has a card's shape but is no card (one end shows
+    # the top card's index turned on its side, the other end no index); such an unread
+    # quad is left to the fan stage, which reads the covered corners (above 1.0: never)
+    lone_corner_min_confidence: float = 0.7
 
 
 @dataclass(frozen=True)
@@ -595,6 +601,8 @@ class _Interpretation:
     corners: np.ndarray  # clockwise from the card's top-left
     reads: list[CornerRead]
     score: float
+    # the opposite index corner of this way up was read and shows no index
+    lone: bool = False
 
 
 class Recognizer:
@@ -750,7 +758,10 @@ class Recognizer:
         ways: list[int],
         patch_reads: list[CornerRead | None],
         target: tuple[int, int] | None = None,
+        tried: set[int] | None = None,
     ) -> list[_Interpretation]:
+        """The ways up, best first.  ``tried``: the corners (0..3) whose patches were read
+        (None: every corner of ``ways``)."""
         cfg = self.config
         got = iter(patch_reads)
         reads: list[CornerRead | None] = [
@@ -773,7 +784,9 @@ class Recognizer:
             prior = cfg.portrait_prior if top < left else 0.0
             score = max(qual(reads[k]), qual(reads[k + 2])) + prior
             best_k = k if qual(reads[k]) >= qual(reads[k + 2]) else k + 2
-            out.append(_Interpretation(turn_quad(q, best_k), pair, score))
+            looked = [j for j in (k, k + 2) if k in ways and (tried is None or j in tried)]
+            lone = len(pair) == 1 and len(looked) == 2
+            out.append(_Interpretation(turn_quad(q, best_k), pair, score, lone))
         out.sort(key=lambda t: -t.score)
         return out
 
@@ -812,10 +825,14 @@ class Recognizer:
             with stages("read corners"):
                 for (i, k), r in zip(again, self.reader.read_patches(patches), strict=True):
                     reads[i][k] = r
+        tried: list[set[int]] = [set() for _ in quads]
+        for i, k in jobs + again:
+            tried[i].add(k)
         staged = []
-        for w, rd in zip(warps, reads, strict=True):
+        for w, rd, t in zip(warps, reads, tried, strict=True):
             mine = [rd[k] for k in range(4) if k % 2 in w.ways]
-            staged.append(self._stage(pyr, self._interpret(w.q, w.sides, w.ways, mine), False))
+            interps = self._interpret(w.q, w.sides, w.ways, mine, tried=t)
+            staged.append(self._stage(pyr, interps, False))
         with stages("pip check"):
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
@@ -878,9 +895,16 @@ class Recognizer:
     def _decide_staged(
         self, best: _Interpretation, reading: CardReading, centre: Centre | None
     ) -> CardReading:
-        if centre is None:
-            return reading
-        return self.decide(best.reads, reading.corners, centre)
+        if centre is not None:
+            reading = self.decide(best.reads, reading.corners, centre)
+        if (
+            best.lone
+            and reading.card is not None
+            and reading.confidence < self.config.lone_corner_min_confidence
+        ):
+            # one index corner names it, the opposite shows none: maybe no card at all
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
+        return reading
 
     # -- the middle of the card: pips or a picture
     def centre(

@@ -42,3 +42,32 @@ def test_table_frame_names_no_card_that_is_not_there(reader, crops, seed) -> Non
     extra = Counter(said) - Counter(truth)
     assert not extra, (seed, dict(extra), truth)
     assert len(said) >= 7, (seed, said)  # the fix abstains on the doubtful, not on all
+
+
+# fan rows (tests/vision/test_fans.py's "row" layout, its step and jitter rule): the outline
+# of the whole row was taken for one card and read from one index corner only, the top
+# card's (KD) index turned on its side read as JD, a card in neither row
+ROW_SEEDS = (16, 21)
+
+
+@pytest.fixture(scope="module")
+def fan_crops():
+    import frames
+
+    from vision.pipeline import Recognizer, RecognizerConfig
+
+    return frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
+                             realdata.photos("phone-scenes"))
+
+
+@pytest.mark.parametrize("seed", ROW_SEEDS)
+def test_fan_row_names_no_card_that_is_not_there(fan_crops, seed) -> None:
+    import frames
+
+    from vision.pipeline import Recognizer
+
+    hand = frames.fan_hand(fan_crops, 5, seed=seed, layout="row", step=0.22 + 0.04 * (seed % 3),
+                           jitter=4.0 * (seed % 2))
+    said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+    extra = [c for c in said if c not in hand.codes]
+    assert not extra, (seed, extra, hand.codes)
