@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.glyphs import RANK_CLASSES
+
 if TYPE_CHECKING:
     from vision.pipeline import RecognizerConfig
 
@@ -332,8 +334,18 @@ def read_fans(
             continue  # the glyphs read are not the pair the pose was made from
         if _cut_glyphs(patch, read, cfg):
             continue
+        if read.rank_mask is not None:
+            rh, rw = read.rank_mask.shape
+            if rw > cfg.fan_rank_aspect * rh:
+                continue  # glyphs of two cards side by side (a covering card's faint edge
+                # between them) taken for one rank: wider than any rank is tall
         corners = tuple((float(x), float(y)) for x, y in p.quad)
-        r = rec.decide([read], corners, strict=cfg.fan_factor)
+        # the stricter margin where the rank or its runner-up is one of the ranks a cut or
+        # crowded index corner turns into another (a 10 missing its 1, a Q's tail)
+        order = np.argsort(-read.rank_scores[: len(RANK_CLASSES)])[:2]
+        hard = any(RANK_CLASSES[int(k)] in cfg.fan_hard_ranks for k in order)
+        r = rec.decide([read], corners,
+                       strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
         if r.card is None or r.confidence < cfg.fan_min_confidence:
             continue
         found.append((p, CardReading(r.card, corners, r.confidence, r.alternatives, True)))

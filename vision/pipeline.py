@@ -189,7 +189,10 @@ class RecognizerConfig:
     fan_edge_margin: float = 0.02  # ink this much (of the card) outside the rank is cut off
     fan_box_tolerance: float = 0.025  # glyphs read this far (of the card height) off: no
     fan_edge_pad: int = 1  # px of the crop: a straight edge this near a glyph may cut it
-    fan_factor: float = 1.5  # margin needed, times that of a whole card's single corner
+    fan_factor: float = 1.0  # margin needed, times that of a whole card's single corner
+    fan_rank_aspect: float = 1.0  # a rank glyph read wider than this x its height: no
+    fan_hard_ranks: tuple[str, ...] = ("T", "J", "Q")  # read or runner-up: ...
+    fan_hard_factor: float = 1.5  # ... this margin factor instead
     fan_min_confidence: float = 0.5
     fan_max_poses: int = 80  # per frame
     fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region

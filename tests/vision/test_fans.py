@@ -57,7 +57,7 @@ def test_covered_cards_are_read_and_never_misread(crops) -> None:
     assert with_fans[1] == without[1] >= 50
     # the stage reads far more of the covered corners than outline corners alone did
     assert with_fans[0] >= 3 * max(1, without[0]), (with_fans, without)
-    assert with_fans[0] >= 0.3 * with_fans[1], with_fans
+    assert with_fans[0] >= 0.39 * with_fans[1], with_fans
 
 
 def test_a_covered_card_is_marked_partial_with_a_card_shaped_quad(crops) -> None:
