@@ -54,7 +54,7 @@ from companion.aladdin.state import (
     with_card,
     without_card,
 )
-from companion.rules import Refusal
+from companion.rules import RuleBroken, RuleOutcome
 
 
 @dataclass(frozen=True)
@@ -74,25 +74,13 @@ class Note:
     card: AladdinCard | None = None
 
 
-@dataclass(frozen=True)
-class Outcome:
-    state: AladdinState
-    notes: tuple[Note, ...] = ()
-    refusal: Refusal | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.refusal is None
-
+class Outcome(RuleOutcome[AladdinState, Note]):
     @property
     def narration(self) -> tuple[str, ...]:
         return tuple(n.text for n in self.notes)
 
 
-class _Refused(Exception):
-    def __init__(self, ruling: str, reason: str) -> None:
-        super().__init__(reason)
-        self.refusal = Refusal(ruling, reason)
+_Refused = RuleBroken
 
 
 class _Ended(Exception):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.cards import SUITS, Card, Suit
-from companion.rules import Refusal
+from companion.rules import Refusal, RuleBroken, RuleOutcome
 from companion.scenario import (
     BudgeCard,
     Campaign,
@@ -58,16 +58,7 @@ class Note:
     suit: Suit | None = None
 
 
-@dataclass(frozen=True)
-class Outcome:
-    state: SinbadState
-    notes: tuple[Note, ...] = ()
-    refusal: Refusal | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.refusal is None
-
+class Outcome(RuleOutcome[SinbadState, Note]):
     @property
     def narration(self) -> tuple[str, ...]:
         return tuple(n.text for n in self.notes if n.kind == "say" and n.text)
@@ -85,10 +76,7 @@ class Partial:
     refusal: Refusal | None = None
 
 
-class _Refused(Exception):
-    def __init__(self, ruling: str, reason: str) -> None:
-        super().__init__(reason)
-        self.refusal = Refusal(ruling, reason)
+_Refused = RuleBroken
 
 
 class _Ended(Exception):
