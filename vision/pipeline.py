@@ -214,6 +214,15 @@ class RecognizerConfig:
     # the top card's index turned on its side, the other end no index); such an unread
     # quad is left to the fan stage, which reads the covered corners (above 1.0: never)
     lone_corner_min_confidence: float = 0.7
+    # a picture in which no card was named, of a card's proportions (short / long side at
+    # least this; 1.0 takes square pictures of a card stretched to fit), is also read as
+    # one card filling it: a photo cropped to the card shows no outline to find
+    whole_frame_aspect: float = 0.45
+    # ... and so is one whose rim (whole_frame_rim of its sides) is nearly all paper
+    # (whole_frame_paper of the rim's pixels light and unsaturated), even when something was
+    # named in it: a face card's picture holds small card-like frames
+    whole_frame_rim: float = 0.03
+    whole_frame_paper: float = 0.85
 
 
 @dataclass(frozen=True)
@@ -674,9 +683,23 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
+            if not any(r.card is not None for r in readings) or _paper_rim(bgr, self.config):
+                whole = self._whole_frame(pyr)
+                if whole is not None:
+                    return [whole]  # what was found inside it is its print
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
+
+    def _whole_frame(self, pyr: _Pyramid) -> CardReading | None:
+        """The picture read as one card that fills it (a photo cropped to the card), when
+        it has a card's proportions and the reading names a card; else None."""
+        h, w = pyr.levels[0].shape[:2]
+        if min(h, w) < 32 or min(h, w) / max(h, w) < self.config.whole_frame_aspect:
+            return None
+        quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+        reading = self.read_quad(pyr, quad)
+        return reading if reading.card is not None else None
 
     def read_overlaps(
         self,
@@ -989,6 +1012,28 @@ class Recognizer:
 
 _CLUB = SUIT_CLASSES.index("C")
 _SPADE = SUIT_CLASSES.index("S")
+
+
+def _paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
+    """Whether the picture's rim is nearly all card paper: light (at least 0.6 x the
+    picture's bright level) and unsaturated, as a photo cropped to a card is."""
+    h, w = bgr.shape[:2]
+    if min(h, w) < 32 or min(h, w) / max(h, w) < cfg.whole_frame_aspect:
+        return False
+    step = max(1, min(h, w) // 100)
+    b = max(1, int(round(cfg.whole_frame_rim * min(h, w))))
+    rim = np.concatenate([
+        bgr[:b:step, ::step].reshape(-1, 3), bgr[h - b :: step, ::step].reshape(-1, 3),
+        bgr[b : h - b : step, :b:step].reshape(-1, 3),
+        bgr[b : h - b : step, w - b :: step].reshape(-1, 3),
+    ]).astype(np.int16)
+    sat = rim.max(axis=1) - rim.min(axis=1)
+    if float(np.mean(sat < cfg.max_card_saturation)) < cfg.whole_frame_paper:
+        return False
+    grey = rim.sum(axis=1) / 3.0
+    sample = bgr[:: 2 * step, :: 2 * step].reshape(-1, 3).astype(np.int16).sum(axis=1) / 3.0
+    bright = float(np.percentile(sample, 95.0))
+    return bool(np.mean(grey >= 0.6 * bright) >= cfg.whole_frame_paper)
 
 
 def _mean_scores(scores: list[NDArray[np.float32]]) -> NDArray[np.float32]:
