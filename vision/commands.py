@@ -336,7 +336,6 @@ def run_deck_teach(args: argparse.Namespace) -> int:
 
 def run_deck_add(args: argparse.Namespace) -> int:
     from companion.cards import Card, CardCodeError
-    from vision.identify import RecognizerUnavailableError, load_profile
     from vision.images import ImageLoadError, load_image
 
     try:
@@ -350,28 +349,25 @@ def run_deck_add(args: argparse.Namespace) -> int:
         _err(str(exc))
         return 2
     try:
-        from vision.pipeline import DeckProfile
+        from vision.profile import DeckProfileError, NothingLearntError, learn_correction
     except ImportError as exc:
         _err(f"the card recognizer (vision.pipeline) cannot be imported: {exc}")
         return 2
     _single_thread()
-    if Path(args.profile).exists():
-        try:
-            profile = load_profile(args.profile)
-        except RecognizerUnavailableError as exc:
-            _err(str(exc))
-            return 2
-    else:
-        profile = DeckProfile(name=Path(args.profile).stem)
-        print(f"{args.profile}: new deck profile", file=sys.stderr)
-    if not profile.add(image, card):
+    # The same step as a correction made on the tablet during a game (vision.teach).
+    try:
+        _profile, created = learn_correction(args.profile, image, card)
+    except DeckProfileError as exc:
+        _err(f"{exc}; the profile is unchanged")
+        return 2
+    except NothingLearntError:
         _err(f"{args.image}: no card index could be found; the profile is unchanged")
         return 1
-    try:
-        profile.save(args.profile)
     except OSError as exc:
         _err(f"{args.profile}: cannot write the profile ({exc.strerror or exc})")
         return 1
+    if created:
+        print(f"{args.profile}: new deck profile", file=sys.stderr)
     print(f"learnt {card.code} from {args.image}; profile written to {args.profile}")
     return 0
 

@@ -95,6 +95,8 @@ class DeckProfile:
             "cards": self.cards,
             "feature_dim": FEATURE_DIM,
         }
+        # Written beside the old file, flushed to disk, then renamed over it: a crash at any
+        # moment leaves either the old profile or the new one, never half of one.
         tmp = f"{os.fspath(path)}.tmp"
         with open(tmp, "wb") as fh:
             np.savez_compressed(
@@ -107,7 +109,10 @@ class DeckProfile:
                 suit_labels=self.suits.labels,
                 suit_aspects=self.suits.aspects.astype(np.float16),
             )
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
+        _sync_folder(os.path.dirname(os.path.abspath(os.fspath(path))))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> DeckProfile:
@@ -146,6 +151,56 @@ class DeckProfile:
         if len(suits) and (suits.labels.min() < 0 or suits.labels.max() >= len(SUIT_CLASSES)):
             raise DeckProfileError(f"{path}: damaged deck profile")
         return cls(ranks, suits, meta.get("cards", []), meta.get("name", ""))
+
+
+def _sync_folder(folder: str) -> None:
+    """Make a rename in ``folder`` durable (where the system allows opening a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class NothingLearntError(ValueError):
+    """No card index could be found in the image to learn from."""
+
+
+def learn_correction(
+    path: str | os.PathLike[str],
+    image: np.ndarray,
+    card: Card,
+    *,
+    create: bool = True,
+    name: str = "",
+    config: RecognizerConfig | None = None,
+) -> tuple[DeckProfile, bool]:
+    """One more image of ``card`` added to the profile file at ``path``, saved atomically.
+
+    What ``companion deck add`` does, and the tablet's corrections during a game. Returns the
+    profile as saved and whether it was started here. Nothing is written unless the image
+    was learnt: :class:`DeckProfileError` for a file that cannot be read (or a missing one
+    when ``create`` is False), :class:`NothingLearntError` when no card index was found,
+    ``OSError`` when the file cannot be written.
+    """
+    created = not os.path.exists(path)
+    if created:
+        if not create:
+            raise DeckProfileError(f"{os.fspath(path)}: no such deck profile")
+        profile = DeckProfile(name=name or os.path.splitext(os.path.basename(path))[0])
+    else:
+        profile = DeckProfile.load(path)
+    if not profile.add(image, card, config):
+        raise NothingLearntError(
+            f"no card index could be found in the picture of the {card.name}")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    profile.save(path)
+    return profile, created
 
 
 class _Learner:

@@ -56,6 +56,22 @@ class TeachError(ValueError):
     """Bad teaching input (a card list, a profile that cannot be read); the message says why."""
 
 
+class CorrectionError(TeachError):
+    """A correction from the tablet that cannot be learnt; ``status`` is the HTTP answer
+    (404 no such picture, 409 no usable deck profile or a deck being taught, 422 no card
+    index in the picture, 500 the profile cannot be written) and ``extra`` goes in its body.
+    Nothing was changed."""
+
+    def __init__(self, status: int, reason: str, **extra: Any) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.extra = extra
+
+
+# The deck a correction starts when no deck profile is active (as the teach screen's default).
+DEFAULT_DECK = "table"
+
+
 # -- which cards ------------------------------------------------------------------------------
 
 
@@ -788,6 +804,75 @@ class CameraTeaching:
         if teacher.finished:
             # The table's camera goes back to the game, reading with the taught deck.
             self.control.set_tap(None)
+
+    # -- corrections during a game: "that card is really the queen of spades"
+
+    def profile_status(self) -> dict[str, Any]:
+        """The deck profile corrections go into (the active one), without loading it."""
+        marker = self.decks / ACTIVE_FILE
+        try:
+            name = marker.read_text(encoding="utf-8").strip()
+        except OSError:
+            name = ""
+        out: dict[str, Any] = {"deck": None, "profile": None, "problem": "",
+                               "suggested_deck": DEFAULT_DECK, "decks": self.decks_known()}
+        if not name:
+            return out
+        try:
+            path = profile_path(self.decks, name)
+        except TeachError:
+            out["problem"] = f"{marker}: {name!r} is not a deck name"
+            return out
+        if not path.exists():
+            out["problem"] = f"{path}: no such deck profile"
+            return out
+        out["deck"], out["profile"] = name, str(path)
+        return out
+
+    def learn(self, capture_id: str, card: Card, deck: str | None = None) -> dict[str, Any]:
+        """Teach the deck profile the camera's picture ``capture_id`` as ``card`` (the same
+        step as ``companion deck add``), save it at once, and read with it from the next
+        frame. ``deck`` names the deck to learn into (started when new); without it, the
+        active deck. Raises :class:`CorrectionError` having changed nothing."""
+        from vision.profile import DeckProfileError, NothingLearntError, learn_correction
+
+        with self._lock:
+            if self.teacher is not None and not self.teacher.finished:
+                raise CorrectionError(409, f"the deck {self.deck!r} is being taught on the "
+                                      "camera: finish that first")
+            cap = self.control.capture(capture_id)
+            if cap is None:
+                raise CorrectionError(404, f"the camera has no picture {capture_id!r} (it "
+                                      "keeps only the most recent ones)")
+            if deck is not None:
+                path = profile_path(self.decks, deck)          # TeachError: a bad name
+            else:
+                status = self.profile_status()
+                if status["profile"] is None:
+                    why = (f"the active deck profile cannot be used ({status['problem']})"
+                           if status["problem"] else "no deck profile is active")
+                    raise CorrectionError(
+                        409, f"{why}, so this card cannot be remembered. Name a deck to start "
+                        f"one (such as {DEFAULT_DECK!r}), or only put the game right.",
+                        profile=None, suggested_deck=DEFAULT_DECK)
+                path = Path(status["profile"])
+            try:
+                profile, created = learn_correction(path, cap.crop, card, name=path.stem)
+            except DeckProfileError as exc:
+                raise CorrectionError(409, f"{exc}. Nothing was changed: teach the deck "
+                                      "again, or name another deck.", profile=str(path)) \
+                    from None
+            except NothingLearntError as exc:
+                raise CorrectionError(422, f"{exc}: the deck profile is unchanged") from None
+            except OSError as exc:
+                raise CorrectionError(500, f"{path}: cannot write the profile "
+                                      f"({exc.strerror or exc})") from None
+            self.control.set_profile(profile)
+            self.control.mark_learned(capture_id, card.code)
+            self._mark_active(path.stem)
+            self._remember(f"learnt the {card.name} from the game")
+            return {"learned": card.code, "card_name": card.name, "deck": path.stem,
+                    "profile": str(path), "created": created, "samples": len(profile.cards)}
 
     def _mark_active(self, name: str) -> None:
         try:

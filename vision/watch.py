@@ -12,6 +12,14 @@ been read in N frames, and *removed* once it has been missing from M frames in a
 that a misread, an identity flickering between two readings or a hand passing over the table
 changes nothing. Events follow FORMATS.md "Table events".
 
+With a :class:`WatchControl` (``companion play``), each card the stabiliser places keeps a
+*capture*: a crop of the frame around it, keyed by an id that the event carries
+(``"capture": "c7"``), so that a player who corrects the reading on the tablet can teach the
+deck profile that very picture. A card that lies still but is never read gets a capture too,
+announced as ``{"event": "unread", "zone": ..., "capture": ...}`` (and ``"gone": true`` once
+it leaves), so the table can ask which card it is. Without a control the events are exactly
+FORMATS.md's.
+
 Pace: a camera or stream is read in a background thread and the newest frame is taken each
 time the recognizer is free (older frames are dropped, never queued). A video file or photo
 folder is read frame by frame as fast as the recognizer goes (deterministic), or, with
@@ -26,6 +34,7 @@ import math
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,7 +66,7 @@ from vision.sources import (
 Point = tuple[float, float]
 
 __all__ = [
-    "Observation", "Stabilizer", "StabilizerConfig", "TableEvent", "WatchConfig",
+    "Capture", "Observation", "Stabilizer", "StabilizerConfig", "TableEvent", "WatchConfig",
     "WatchControl", "WATCH_ERRORS", "observations", "watch_events",
 ]
 
@@ -271,6 +280,140 @@ def observations(result: Any, fit: HomographyFit | None = None,
     return out
 
 
+# -- captures: the pictures behind recent readings -------------------------------------------
+
+
+@dataclass
+class Capture:
+    """A picture of one card as the camera saw it: what it was read as (``card`` None: not
+    read), where, and the crop around it (frame pixels, with a margin) that a correction
+    teaches the deck profile."""
+
+    id: str
+    t: float
+    zone: str
+    card: str | None
+    confidence: float
+    crop: Any
+    learned: str | None = None      # the card a player said it is, once learnt
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "t": round(self.t, 2), "zone": self.zone, "card": self.card,
+                "confidence": round(self.confidence, 3), "learned": self.learned}
+
+    def jpeg(self, quality: int = 85) -> bytes:
+        """The crop as a JPEG file, for the tablet to show ("this card?")."""
+        import cv2
+
+        ok, data = cv2.imencode(".jpg", self.crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return bytes(data.tobytes()) if ok else b""
+
+
+# Margin around a card's corners in a capture, as a fraction of its size (as deck teaching
+# crops: the learner finds the card's edges again inside it).
+CAPTURE_MARGIN = 0.25
+
+
+@dataclass
+class _UnreadTrack:
+    centre: Point
+    size: float
+    zone: str
+    run: int = 0
+    missed: int = 0
+    capture: str = ""               # set once announced
+
+
+class _Captures:
+    """The watch loop's side of the captures: crops for placed cards, and unread cards that
+    lie still (runs in the watch thread; the store it fills is the control's)."""
+
+    def __init__(self, control: WatchControl, stab: Stabilizer) -> None:
+        self.control = control
+        self.stab = stab
+        self.unread: list[_UnreadTrack] = []
+
+    def frame(self, frame: Frame, result: Any, seen: Sequence[Observation],
+              events: list[TableEvent]) -> list[dict[str, object]]:
+        """The frame's events as dicts, placed cards carrying their capture id, followed by
+        the unread-card announcements this frame completes."""
+        cards = list(getattr(result, "cards", ()))
+        pairs = list(zip(seen[:len(cards)], cards, strict=True))
+        out: list[dict[str, object]] = []
+        for event in events:
+            data = event.to_json()
+            if event.event == "placed" and event.kind == "card":
+                obs = [(o, c) for o, c in pairs if o.kind == "card" and o.value == event.value
+                       and o.zone == event.zone]
+                if obs:
+                    o, c = max(obs, key=lambda oc: oc[0].confidence)
+                    cap = self.control._capture(frame, c.corners, event.zone, event.value,
+                                                o.confidence)
+                    if cap is not None:
+                        data["capture"] = cap
+            out.append(data)
+        out.extend(self._unread(frame, [(o, c) for o, c in pairs if o.kind == "unread"
+                                        and not getattr(c, "partial", False)]))
+        return out
+
+    def _unread(self, frame: Frame, pairs: list[tuple[Observation, Any]]
+                ) -> list[dict[str, object]]:
+        cfg = self.stab.config
+        need = max(1, self.control.unread_frames)
+        gone_after = max(1, cfg.remove_frames)
+        matched: set[int] = set()
+        out: list[dict[str, object]] = []
+        for obs, card in pairs:
+            if self._read_here(obs):
+                continue        # a card read in other frames: the stabiliser follows it
+            i = self._nearest(obs, matched)
+            if i is None:
+                self.unread.append(_UnreadTrack(obs.centre, obs.size, obs.zone))
+                i = len(self.unread) - 1
+            matched.add(i)
+            track = self.unread[i]
+            moved = obs.zone != track.zone
+            track.centre, track.size, track.zone, track.missed = (
+                obs.centre, obs.size or track.size, obs.zone, 0)
+            track.run = 1 if moved else track.run + 1
+            if track.run >= need and not track.capture:
+                cap = self.control._capture(frame, card.corners, obs.zone, None, 0.0)
+                if cap is not None:
+                    track.capture = cap
+                    out.append({"t": round(frame.t, 2), "event": "unread", "zone": obs.zone,
+                                "capture": cap})
+        keep: list[_UnreadTrack] = []
+        for i, track in enumerate(self.unread):
+            if i not in matched:
+                track.missed += 1
+                if track.missed >= gone_after:
+                    if track.capture:
+                        out.append({"t": round(frame.t, 2), "event": "unread",
+                                    "zone": track.zone, "capture": track.capture,
+                                    "gone": True})
+                    continue
+            keep.append(track)
+        self.unread = keep
+        return out
+
+    def _read_here(self, obs: Observation) -> bool:
+        limit = self.stab.config.match_distance
+        return any((t.placed is not None or t.candidate is not None)
+                   and math.dist(obs.centre, t.centre) <= limit * max(t.size, obs.size, 1.0)
+                   for t in self.stab.tracks)
+
+    def _nearest(self, obs: Observation, taken: set[int]) -> int | None:
+        best, best_d = None, math.inf
+        limit = self.stab.config.match_distance
+        for i, track in enumerate(self.unread):
+            if i in taken:
+                continue
+            d = math.dist(obs.centre, track.centre)
+            if d <= limit * max(track.size, obs.size, 1.0) and d < best_d:
+                best, best_d = i, d
+        return best
+
+
 # -- reaching into a running loop ------------------------------------------------------------
 
 # A tap sees each frame and what was read on it, in the watch thread; it returns True when it
@@ -285,8 +428,12 @@ class WatchControl:
     thread between two frames, so a frame is never read half with one profile and half with
     another. ``set_tap`` lends the frames to someone else (the deck teacher): while it says
     it used a frame, that frame changes nothing on the table. ``state`` says whether the
-    source runs ("waiting" before the loop starts, "running", "ended").
+    source runs ("waiting" before the loop starts, "running", "ended"). ``captures`` and
+    ``capture`` give the pictures of recent readings (:class:`Capture`), newest first.
     """
+
+    # Captures kept (the oldest go first): a few minutes of a game, a few MB at most.
+    MAX_CAPTURES = 32
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -299,6 +446,10 @@ class WatchControl:
         self.tap_errors = 0
         # The profile the reader took up last through set_profile (None: none set yet).
         self.profile: Any = None
+        # Frames an unread card must lie still before the table asks what it is.
+        self.unread_frames = 6
+        self._captures: OrderedDict[str, Capture] = OrderedDict()
+        self._capture_ids = 0
 
     def set_profile(self, profile: Any) -> None:
         """Read with ``profile`` (a DeckProfile, or None for the built-in reading) from the
@@ -313,6 +464,37 @@ class WatchControl:
     @property
     def live(self) -> bool:
         return self.state == "running"
+
+    def captures(self) -> list[Capture]:
+        with self._lock:
+            return list(reversed(self._captures.values()))
+
+    def capture(self, capture_id: str) -> Capture | None:
+        with self._lock:
+            return self._captures.get(capture_id)
+
+    def mark_learned(self, capture_id: str, card: str) -> None:
+        with self._lock:
+            cap = self._captures.get(capture_id)
+            if cap is not None:
+                cap.learned = card
+
+    def _capture(self, frame: Frame, corners: Sequence[Sequence[float]], zone: str,
+                 card: str | None, confidence: float) -> str | None:
+        from vision.teach import card_crop
+
+        if len(corners) < 3:
+            return None
+        crop = card_crop(frame.image, corners, CAPTURE_MARGIN)
+        if crop.size == 0:
+            return None
+        with self._lock:
+            self._capture_ids += 1
+            cid = f"c{self._capture_ids}"
+            self._captures[cid] = Capture(cid, frame.t, zone, card, float(confidence), crop)
+            while len(self._captures) > self.MAX_CAPTURES:
+                self._captures.popitem(last=False)
+            return cid
 
     # -- called by the watch loop
     def _started(self, name: str) -> None:
@@ -434,6 +616,7 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
     cam = CameraThread(src, "every" if every else "newest").start()
     tracker = BoardTracker(board, calibration, cfg.homography) if board is not None else None
     stab = Stabilizer(cfg.stabilizer)
+    captures = _Captures(control, stab) if control is not None else None
     stats = _Stats(cfg.report_every)
     frames_seen = 0
     board_found = False
@@ -476,10 +659,14 @@ def _events(src: FrameSource, reader: Any, board: Layout | None,
             stats.frame(time.perf_counter() - start, cam, fit)
             if tracker is not None and not board_found and frames_seen <= cfg.board_wait_frames:
                 continue
-            for event in stab.update(frame.t, observations(result, fit, board)):
+            seen = observations(result, fit, board)
+            events = stab.update(frame.t, seen)
+            produced = ([e.to_json() for e in events] if captures is None
+                        else captures.frame(frame, result, seen, events))
+            for item in produced:
                 if stop is not None and stop.is_set():
                     return
-                yield event.to_json()
+                yield item
         if cam.error:
             ended = cam.error
             _warn(cam.error)

@@ -58,10 +58,11 @@ def create_app(session: TableSession, *, pin: str,
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["table"] = TableContext(session, pin)
 
-    from web import api, display, stream, teach
+    from web import api, corrections, display, stream, teach
 
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
+    app.register_blueprint(corrections.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(display.bp)
     register_error_handlers(app)

@@ -19,6 +19,13 @@ How events become actions, by the current phase:
   itself when his action cannot grow any more (2 cards played when Losing, 1 when Winning, a
   trade, a declared draw).
 
+With a camera, a placed card's event carries ``"capture"``: the id of the picture the camera
+kept of it (``vision.watch``), which the questions about that card carry too. A card the
+camera sees but cannot read comes as ``{"event": "unread", "zone", "capture"}`` and becomes a
+question "which card is it?"; :meth:`TableInterpreter.correct` takes a player's answer (the
+real card for a capture) and puts it into the game in place of the reading, and undoing a
+line the camera applied asks whether it misread one of its cards.
+
 Nothing changes silently: what the rules refuse, and what was seen with low confidence, becomes
 a question on the tablet. Noise is filtered by time: a placed card only counts once it has lain
 ``settle_s`` seconds; one taken back sooner is forgotten (a misread corrected by the camera,
@@ -51,7 +58,8 @@ class InterpreterConfig:
 
 
 DEFAULT_INTERPRETER_CONFIG = InterpreterConfig()
-EVENT_KINDS = ("placed", "removed", "done", "declare")
+EVENT_KINDS = ("placed", "removed", "done", "declare", "unread")
+MAX_CAPTURE_ID = 40
 TAG = "interp"                      # every question the interpreter asks carries this prefix
 
 
@@ -68,6 +76,8 @@ class Observation:
     action: str = ""                # declare: draw / pass
     count: int = 0
     settled: bool = False           # confirmed by a player: no settle time
+    capture: str = ""               # the camera's picture of it (vision.watch), if any
+    gone: bool = False              # unread: the unreadable card has left
 
     @property
     def thing(self) -> str:
@@ -91,8 +101,19 @@ def parse_event(event: object) -> Observation:
                           or not math.isfinite(t) or t < 0):
         raise MalformedError(f"\"t\" is the time in seconds, a number >= 0 (got {t!r})")
     ts = None if t is None else float(t)
+    capture = event.get("capture", "")
+    if not isinstance(capture, str) or len(capture) > MAX_CAPTURE_ID:
+        raise MalformedError("\"capture\" is the id of a camera picture, such as \"c12\"")
     if kind == "done":
         return Observation(ts, "done")
+    if kind == "unread":
+        zone = event.get("zone")
+        if not isinstance(zone, str) or not zone.strip() or not capture:
+            raise MalformedError("an unread event names its \"zone\" and its \"capture\"")
+        gone = event.get("gone", False)
+        if not isinstance(gone, bool):
+            raise MalformedError("\"gone\" is true or false")
+        return Observation(ts, "unread", zone.strip().lower(), capture=capture, gone=gone)
     if kind == "declare":
         action = event.get("action")
         if action == "pass":
@@ -123,7 +144,8 @@ def parse_event(event: object) -> Observation:
             or not 0.0 <= confidence <= 1.0):
         raise MalformedError(f"\"confidence\" is a number from 0 to 1 (got {confidence!r})")
     return Observation(ts, str(kind), zone.strip().lower(), card,
-                       code.strip() if isinstance(code, str) else None, float(confidence))
+                       code.strip() if isinstance(code, str) else None, float(confidence),
+                       capture=capture)
 
 
 @dataclass(frozen=True)
@@ -182,6 +204,13 @@ class TableInterpreter:
         self._applying = False
         self._over_said = False
         self._unsure: set[tuple[str, str]] = set()    # (card, zone) asked about
+        # The camera's picture of each card it placed last: code -> (zone, capture id).
+        self._captures: dict[str, tuple[str, str]] = {}
+        # Lines the interpreter applied, with the captures of their cards (newest last).
+        self._camera_lines: deque[tuple[Any, dict[str, tuple[str, str]]]] = deque(maxlen=8)
+        # The camera's line the tablet undid last, while its misread questions are open.
+        self._undone: tuple[Any, dict[str, tuple[str, str]]] | None = None
+        self._correcting = False
         self.log: deque[str] = deque(maxlen=50)    # what became of recent events (debugging)
 
     # -- input -----------------------------------------------------------------------------
@@ -190,6 +219,14 @@ class TableInterpreter:
         obs = parse_event(event)
         if obs.t is not None:
             self.advance(obs.t, drain=False)
+        if obs.event == "unread":
+            self._unread(obs)
+            self._drain()
+            return
+        if obs.event == "placed" and obs.card is not None and obs.capture:
+            self._captures[obs.card.code] = (obs.zone, obs.capture)
+            while len(self._captures) > 64:
+                del self._captures[next(iter(self._captures))]
         if obs.event == "placed" and obs.confidence < self.config.min_confidence:
             self._ask_low_confidence(obs)
             self._drain()
@@ -224,6 +261,7 @@ class TableInterpreter:
         self._expect.clear()
         self._over_said = False
         self._unsure.clear()
+        self._undone = None
         self.session.close_questions(TAG)
 
     def pending_events(self) -> int:
@@ -266,6 +304,7 @@ class TableInterpreter:
             self.sinbad = SinbadSeen()
         if not self._applying:
             # The tablet acted: what the camera half-saw of that phase is void.
+            self._undone = None
             self.session.close_questions(TAG)
 
     # -- the queue -------------------------------------------------------------------------
@@ -615,8 +654,10 @@ class TableInterpreter:
     def _dispute(self, card: Card, zone: str, reason: str) -> None:
         where = {"jaffar": "Jaffar's pile", "bank": "the bank"}.get(zone, zone)
         reason = reason[0].upper() + reason[1:] if reason else "The rules refuse it"
+        seen = self._captures.get(card.code)
+        capture = seen[1] if seen is not None and seen[0] == zone else ""
         self._ask(f"{reason}. Take the {card.name} back from {where}?", ["taken back"],
-                  f"{TAG}:card:{card.code}", None)
+                  f"{TAG}:card:{card.code}", None, capture=capture)
 
     def _ask_what_sinbad_did(self, why: str) -> None:
         state = self.session.state
@@ -640,6 +681,130 @@ class TableInterpreter:
             return
         self._sinbad_check(final=False)
 
+    # -- what the camera could not read, or read wrong ---------------------------------------
+
+    def _unread(self, obs: Observation) -> None:
+        tag = f"{TAG}:unread:{obs.capture}"
+        if obs.gone:
+            self.session.close_questions(tag)
+            return
+        if obs.zone not in GAME_ZONES and not obs.zone.startswith("path:"):
+            self._note(f"ignored: an unread card in zone {obs.zone}")
+            return
+        if self.session.state.phase is Phase.OVER:
+            return
+        self._ask(f"The camera cannot read the card on {_where(obs.zone)}. Which card is it?",
+                  ["not a card"], tag, None, capture=obs.capture, kind="card")
+
+    def correct(self, card: Card, zone: str, read: str | None, capture: str) -> str:
+        """A player says the card the camera pictured in ``capture`` (read as ``read``, None
+        when not read, in ``zone``) is ``card``: the game goes on as if the camera had read
+        it right. Returns what became of the game: ``"placed"`` (the card counts now, as if
+        just seen), ``"replayed"`` (the camera's line with the wrong card was undone and is
+        played again with the right one) or ``"kept"`` (the reading is too old to change
+        anything: only the deck learns)."""
+        if read is not None:
+            self._unsure.discard((read, zone))
+            self.session.close_questions(f"{TAG}:card:{read}")
+        self.session.close_questions(f"{TAG}:unread:{capture}")
+        self.session.close_questions(f"{TAG}:misread:{capture}")
+        outcome = "placed"
+        refeed: list[Observation] = []
+        undone, self._undone = self._undone, None
+        if undone is not None and any(cap == capture for _, cap in undone[1].values()):
+            # The tablet undid the line this card was part of: its other cards count again.
+            refeed = self._replay_without(undone, read)
+            outcome = "replayed"
+        elif read == card.code:
+            outcome = "kept"        # the camera was right: only the deck learns
+        elif read is not None and not self._forget_reading(read, zone):
+            if self._last_camera_card(read, capture):
+                # The wrong card is in the line the camera applied last: undo that line and
+                # play it again with the right card.
+                last = self._camera_lines.pop()
+                self._correcting = True
+                try:
+                    self.session.undo(self.session.state_id, source="correction")
+                finally:
+                    self._correcting = False
+                refeed = self._replay_without(last, read)
+                outcome = "replayed"
+            elif any(seen.get(read, ("", ""))[1] == capture for _, seen in self._camera_lines):
+                outcome = "kept"    # played lines ago: undo by hand, if at all
+        if outcome != "kept":
+            self._captures.pop(card.code, None)
+            self._captures[card.code] = (zone, capture)
+            refeed.append(Observation(None, "placed", zone, card, settled=True,
+                                      capture=capture))
+            before = self.session.state_id
+            self._queue.extend(refeed)
+            self._drain()
+            if outcome == "replayed" and self.session.state_id == before:
+                # The line was complete when the camera applied it: so is the new one.
+                self._end_phase()
+        # The camera reads the card again (now with the taught deck): that is no new move,
+        # and the wrong reading leaving is none either.
+        horizon = self._actions + self.config.expect_for_actions
+        self._expect.append(Expect("placed", _expect_zone(zone), card, until=horizon))
+        if read is not None and read != card.code:
+            self._expect.append(Expect("removed", _expect_zone(zone), Card.from_code(read),
+                                       until=horizon))
+        self._note(f"corrected: {read or 'unread'} -> {card.code} in {zone} ({outcome})")
+        return outcome
+
+    def _replay_without(self, applied: tuple[Any, dict[str, tuple[str, str]]],
+                        read: str | None) -> list[Observation]:
+        """The other cards of an undone camera line, to be seen again (and its Budge card)."""
+        line, seen = applied
+        body = line.get("sinbad") if isinstance(line, Mapping) else None
+        if isinstance(body, Mapping) and isinstance(body.get("budge"), str):
+            self.sinbad.budge = body["budge"]
+        return [Observation(None, "placed", where, Card.from_code(code), settled=True,
+                            capture=cap)
+                for code, (where, cap) in seen.items() if code != read]
+
+    def undone(self, line: Any) -> None:
+        """The tablet undid ``line``: when the camera had applied it, ask whether it misread
+        one of its cards (each answer is a :meth:`correct`)."""
+        if self._correcting or not self._camera_lines or self._camera_lines[-1][0] != line:
+            return
+        applied = self._camera_lines.pop()
+        if not _replayable(line):
+            return
+        self._undone = applied
+        for code, (zone, capture) in applied[1].items():
+            name = Card.from_code(code).name
+            self._ask(f"Undone. Did the camera misread the {name} ({_where(zone)})? "
+                      "If so, say which card it is.", ["it was right"],
+                      f"{TAG}:misread:{capture}", None, capture=capture)
+
+    def _forget_reading(self, read: str, zone: str) -> bool:
+        """Drop a wrong reading from the phase being assembled (or the queue)."""
+        card = Card.from_code(read)
+        for queued in list(self._queue):
+            if queued.event == "placed" and queued.card == card and queued.zone == zone:
+                self._queue.remove(queued)
+                return True
+        if (card, zone) in self.sinbad.plays:
+            self.sinbad.plays.remove((card, zone))
+            return True
+        if zone == "bank" and card in self.sinbad.gives:
+            self.sinbad.gives.remove(card)
+            return True
+        if zone == "jaffar" and card in self.jaffar:
+            self.jaffar.remove(card)
+            return True
+        return False
+
+    def _last_camera_card(self, read: str, capture: str) -> bool:
+        """Is the reading part of the line the camera applied last, and still the last?"""
+        if not self._camera_lines:
+            return False
+        line, seen = self._camera_lines[-1]
+        applied = self.session.applied_lines()
+        return (bool(applied) and applied[-1] == line and _replayable(line)
+                and read in seen and seen[read][1] == capture)
+
     # -- applying and asking ---------------------------------------------------------------
 
     def _apply(self, line: dict[str, Any]) -> None:
@@ -647,6 +812,10 @@ class TableInterpreter:
         try:
             self.session.apply_line(line, self.session.state_id, source="camera")
             self._note(f"applied: {line}")
+            applied = self.session.applied_lines()[-1]
+            self._camera_lines.append((applied, {
+                code: self._captures[code] for code in _line_cards(applied)
+                if code in self._captures}))
         except RuleRefusedError as exc:
             self._ask(f"{exc.reason} ({exc.ruling}). Fix the table and say when done.",
                       ["done"], f"{TAG}:refused", None)
@@ -658,9 +827,11 @@ class TableInterpreter:
         if "sinbad" in line and self.jaffar:
             self._jaffar_check(final=False)
 
-    def _ask(self, text: str, choices: list[str], tag: str, resolve: Any) -> None:
+    def _ask(self, text: str, choices: list[str], tag: str, resolve: Any,
+             capture: str = "", kind: str = "table") -> None:
         self.session.close_questions(tag)          # one open question per subject
-        self.session.put_question(text, choices, kind="table", tag=tag, resolve=resolve)
+        self.session.put_question(text, choices, kind=kind, tag=tag, resolve=resolve,
+                                  capture=capture)
 
     def _ask_low_confidence(self, obs: Observation) -> None:
         where = {"jaffar": "Jaffar's pile", "bank": "the bank", "budge": "the Budge spot"}.get(
@@ -676,7 +847,7 @@ class TableInterpreter:
                 self._drain()
 
         self._ask(f"Is this {obs.describe()} ({where})?", ["yes", "no"],
-                  f"{TAG}:card:{obs.thing}", resolve)
+                  f"{TAG}:card:{obs.thing}", resolve, capture=obs.capture)
 
     def _say(self, text: str) -> None:
         self._note(text)
@@ -689,3 +860,41 @@ class TableInterpreter:
         game = self.session.game
         assert game is not None
         return game
+
+
+GAME_ZONES = ("jaffar", "bank")
+
+
+def _where(zone: str) -> str:
+    return {"jaffar": "Jaffar's pile", "bank": "the bank", "budge": "the Budge spot",
+            "table": "the table"}.get(zone, zone.replace("path:", "path "))
+
+
+def _expect_zone(zone: str) -> str:
+    return "path" if zone.startswith("path") else zone
+
+
+def _line_cards(line: Any) -> list[str]:
+    """The card codes a record line puts on the table."""
+    if not isinstance(line, Mapping):
+        return []
+    if isinstance(line.get("jaffar"), list):
+        return [c for c in line["jaffar"] if isinstance(c, str)]
+    body = line.get("sinbad")
+    if not isinstance(body, Mapping):
+        return []
+    cards = [c.get("card") for c in body.get("cards", []) if isinstance(c, Mapping)]
+    if isinstance(body.get("give"), str):
+        cards.append(body["give"])
+    return [c for c in cards if isinstance(c, str)]
+
+
+def _replayable(line: Any) -> bool:
+    """A line made only of cards the camera sees (Jaffar's, or Sinbad playing cards), which
+    can be undone and seen again with one card put right."""
+    if not isinstance(line, Mapping):
+        return False
+    if "jaffar" in line:
+        return True
+    body = line.get("sinbad")
+    return isinstance(body, Mapping) and body.get("action") == "play"

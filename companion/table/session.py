@@ -139,10 +139,15 @@ class Question:
     lines: Mapping[str, Any] = field(default_factory=dict)
     resolve: Callable[[str], None] | None = None
     tag: str = ""                          # lets the interpreter find and close its questions
+    capture: str = ""                      # the camera's picture the question is about
 
     def public(self) -> dict[str, Any]:
-        return {"id": self.id, "text": self.text, "choices": list(self.choices),
-                "kind": self.kind}
+        out: dict[str, Any] = {"id": self.id, "text": self.text, "choices": list(self.choices),
+                               "kind": self.kind}
+        if self.capture:
+            # The tablet may answer with the real card instead (POST /api/captures/<id>/correct).
+            out["capture"] = self.capture
+        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -530,6 +535,7 @@ class TableSession:
             self._state = previous
             if self._interpreter is not None:
                 self._interpreter.reset()
+                self._interpreter.undone(line)
             self._say(f"Undone: {describe_line(line)}.")
             self._publish_state()
             return self.snapshot()
@@ -605,8 +611,8 @@ class TableSession:
 
     def put_question(self, text: str, choices: Iterable[str], *, kind: str = "question",
                      resolve: Callable[[str], None] | None = None, tag: str = "",
-                     qid: str | None = None, lines: Mapping[str, Any] | None = None
-                     ) -> str:
+                     qid: str | None = None, lines: Mapping[str, Any] | None = None,
+                     capture: str = "") -> str:
         """Ask a question (internal form: ``resolve`` runs with the answer). Returns its id."""
         with self._lock:
             if qid is None or qid in self._questions:
@@ -614,7 +620,7 @@ class TableSession:
                 while qid in self._questions:
                     qid = f"q{next(self._question_ids)}"
             q = Question(qid, text.strip(), tuple(choices), kind, dict(lines or {}), resolve,
-                         tag)
+                         tag, capture)
             self._questions[qid] = q
             while len(self._questions) > self.config.max_questions:
                 del self._questions[next(iter(self._questions))]
@@ -660,6 +666,19 @@ class TableSession:
                     self._say(f"That did not work: {exc.reason}")
             self._publish_state()
             return self.snapshot()
+
+    def correct_reading(self, state_id: int, card: Card, zone: str, read: str | None,
+                        capture: str) -> dict[str, Any]:
+        """A player puts right what the camera read (``read``, None: nothing) in ``zone``,
+        pictured in ``capture``: the real card is ``card``. Returns the new snapshot with
+        ``"outcome"`` (see :meth:`TableInterpreter.correct`)."""
+        with self._lock:
+            _check_state_id(state_id, self.state_id)
+            outcome = "kept"            # a finished game takes no more cards
+            if self.state.phase is not Phase.OVER:
+                outcome = self.interpreter.correct(card, zone, read, capture)
+            self._publish_state()
+            return {**self.snapshot(), "outcome": outcome}
 
     # -- the table interpreter -------------------------------------------------------------
 

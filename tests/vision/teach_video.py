@@ -117,3 +117,28 @@ def write_video(path: Path, frames: list[np.ndarray], fps: float = FPS) -> Path:
         writer.write(f)
     writer.release()
     return path
+
+
+def board_video(path: Path, face: np.ndarray, zone: str, *, frames: int = 30,
+                first: int = 5, last: int | None = None, seed: int = 0) -> Path:
+    """A table video of the printed board (corner QR codes and all, ``vision.tablevideo``)
+    with one REAL card ``face`` (a card's picture, upright) lying in ``zone`` from frame
+    ``first`` to ``last`` (default: to the end). No hands pass."""
+    from vision import tablevideo as tvid
+
+    cfg = tvid.TableVideoConfig(passes_per_minute=0.0, hand_probability=0.0, seed=seed)
+    renderer = tvid.TableRenderer([], config=cfg)
+    cx, cy = tvid._slots(renderer.layout, zone, cfg)[0]
+    corners = tvid._to_frame(renderer.h, tvid._card_corners((cx, cy), cfg.card_mm, 0.03))
+    mask = np.full(face.shape[:2], 255, np.uint8)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), cfg.fps,
+                             (cfg.width, cfg.height))
+    assert writer.isOpened(), f"OpenCV cannot write MJPG to {path}"
+    end = frames if last is None else last
+    for i in range(frames):
+        f = renderer.frame(i).astype(np.float32)
+        if first <= i < end:
+            tvid._paste(f, face, mask, corners)
+        writer.write(np.clip(f, 0, 255).astype(np.uint8))
+    writer.release()
+    return path

@@ -37,7 +37,7 @@
 
   function freshUi() {
     return { suit: null, picks: [], budge: null, playMode: "one", target: null, tray: [],
-             trade: null };
+             trade: null, fixing: null };
   }
 
   // ---------------------------------------------------------------------------------------
@@ -282,11 +282,31 @@
     const box = $("question-box");
     const qs = questionsNow(v);
     box.hidden = !qs.length;
-    box.replaceChildren(...qs.map((q) => el("div", { class: "question", dataset: { question: q.id } },
-      el("p", { class: "question-text", text: q.text }),
-      el("div", { class: "choices" }, (q.choices || []).map((choice) =>
+    box.replaceChildren(...qs.map((q) => {
+      // A question about a card the camera pictured may be answered with the real card:
+      // the game goes on with it and the deck learns the picture.
+      const fixing = q.capture && (q.kind === "card" || ui.fixing === q.id);
+      const choices = (q.choices || []).map((choice) =>
         el("button", { class: "big", type: "button", disabled: busy,
-                       onclick: () => answerQuestion(q.id, choice) }, choice))))));
+                       onclick: () => answerQuestion(q.id, choice) }, choice));
+      if (q.capture && !fixing) {
+        choices.push(el("button", { class: "big other-card", type: "button", disabled: busy,
+                                    dataset: { fix: q.capture },
+                                    onclick: () => { ui.fixing = q.id; ui.suit = null; render(); } },
+                        "It's another card…"));
+      }
+      return el("div", { class: "question" + (q.capture ? " has-picture" : ""),
+                         dataset: { question: q.id, capture: q.capture || undefined } },
+        q.capture ? el("img", { class: "question-pic", alt: "The card the camera saw",
+                                src: `/api/captures/${encodeURIComponent(q.capture)}/image` })
+                  : null,
+        el("div", { class: "question-body" },
+          el("p", { class: "question-text", text: q.text }),
+          fixing ? picker({ suits: SUITS, names: "sinbad", used: new Set(),
+                            label: "Which card is it?",
+                            onPick: (code) => fixCard(q.capture, code) }) : null,
+          el("div", { class: "choices" }, choices)));
+    }));
   }
 
   // The control panel: what the player whose phase it is may do now.
@@ -721,6 +741,71 @@
   function autoJaffar() { return change("/api/jaffar/auto", {}); }
   function answerQuestion(id, choice) {
     return change(`/api/questions/${encodeURIComponent(id)}`, { choice });
+  }
+
+  // "It's the queen of spades": the game goes on with the real card, and the deck profile
+  // learns the camera's picture of it (POST /api/captures/<id>/correct).
+  async function fixCard(capture, code, extra, retried) {
+    if (busy || !state) return false;
+    const pin = await ensurePin();
+    if (pin === null) return false;
+    busy = true;
+    render();
+    let res;
+    let data = {};
+    try {
+      res = await fetch(`/api/captures/${encodeURIComponent(capture)}/correct`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Table-PIN": pin },
+        body: JSON.stringify({ card: code, ...(extra || {}), state_id: state.state_id }),
+      });
+      data = await res.json().catch(() => ({}));
+    } catch (err) {
+      busy = false;
+      message("Could not reach the table. Nothing changed.", "error");
+      render();
+      return false;
+    }
+    busy = false;
+    if (res.ok) {
+      ui.fixing = null;
+      setState(data);
+      const c = data.correction || {};
+      const unclear = extra && extra.unclear
+        ? " (the picture was too unclear for the camera to learn from)" : "";
+      message(c.learned ? `${c.note}: the camera will know it next time.`
+                        : `${c.note || "Put right"}.${unclear}`, "info");
+      return true;
+    }
+    if (res.status === 403) {
+      localStorage.removeItem(STORE.pin);
+      render();
+      if (!retried && (await askPin(true)) !== null) return fixCard(capture, code, extra, true);
+      message("Wrong PIN: nothing changed.", "error");
+    } else if (res.status === 409 && data.profile === null) {
+      offerDeck(capture, code, data);
+    } else if (res.status === 422 && !(extra && extra.learn === false)) {
+      return fixCard(capture, code, { learn: false, unclear: true });
+    } else if (res.status === 409 && typeof data.state_id === "number") {
+      message("The table changed before your tap arrived. Here it is now: please try again.",
+              "warn");
+      await refresh();
+    } else {
+      message(data.error || `the table answered ${res.status}`, "error");
+      render();
+    }
+    return false;
+  }
+
+  // No deck profile yet: offer to start one, or only put the game right.
+  function offerDeck(capture, code, data) {
+    const dialog = $("learn-dialog");
+    const deck = data.suggested_deck || "table";
+    $("learn-why").textContent = data.error || "";
+    $("learn-start").textContent = `Remember this deck ("${deck}")`;
+    $("learn-start").onclick = () => { dialog.close(); fixCard(capture, code, { deck }); };
+    $("learn-skip").onclick = () => { dialog.close(); fixCard(capture, code, { learn: false }); };
+    if (!dialog.open) dialog.showModal();
   }
 
   // The event stream, reconnected with backoff by hand: EventSource gives up for good on
