@@ -214,6 +214,9 @@ class RecognizerConfig:
     # the top card's index turned on its side, the other end no index); such an unread
     # quad is left to the fan stage, which reads the covered corners (above 1.0: never)
     lone_corner_min_confidence: float = 0.7
+    # an index whose glyphs come within this many px (of the pyramid level read) of the
+    # picture's edge is not read: the edge may have cut a 4 into something like an A
+    edge_margin: float = 2.0
     # a picture in which no card was named, of a card's proportions (short / long side at
     # least this; 1.0 takes square pictures of a card stretched to fit), is also read as
     # one card filling it: a photo cropped to the card shows no outline to find
@@ -409,6 +412,13 @@ class IndexReader:
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
             out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS))
+        if not out:
+            # ... or keep only the ink's darker half: between blurred glyphs that touch,
+            # the bridge is lighter than their strokes
+            core = _percentile(v, 2.0)
+            if thr - core > 2 * cfg.ink_min_contrast:
+                dark = (core + thr) / 2
+                out = self._cut(patch, v, dark, (v < dark).astype(np.uint8))
         return out
 
     def _cut(
@@ -606,6 +616,24 @@ class _CornerWarp:
         m = cv2.getPerspectiveTransform(turn_quad(self.qs, k), self.rect)
         return cv2.warpPerspective(self.img, m, self.size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
+
+    def near_edge(self, margin: float) -> bool:
+        """Whether the card reaches within ``margin`` px of the picture's edge."""
+        h, w = self.img.shape[:2]
+        q = self.qs
+        return bool((q.min() < margin) or (q[:, 0].max() > w - 1 - margin)
+                    or (q[:, 1].max() > h - 1 - margin))
+
+    def box_inside(self, k: int, box: tuple[int, int, int, int], margin: float) -> bool:
+        """Whether the glyph box (pixels of corner ``k``'s patch) lies at least ``margin``
+        px inside the picture: an index the picture's edge cuts may read as another."""
+        m = cv2.getPerspectiveTransform(self.rect, turn_quad(self.qs, k))
+        x0, y0, x1, y1 = box
+        pts = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32)
+        fx = cv2.perspectiveTransform(pts, m)[0]
+        h, w = self.img.shape[:2]
+        return bool(fx.min() >= margin and fx[:, 0].max() <= w - 1 - margin
+                    and fx[:, 1].max() <= h - 1 - margin)
 
 
 @dataclass
@@ -837,9 +865,17 @@ class Recognizer:
                     for h in ((0,) if single[i] else (0, 2))]
             patches = [warps[i].patch(k) for i, k in jobs]
         reads: list[list[CornerRead | None]] = [[None] * 4 for _ in quads]
+        edge = [w.near_edge(cfg.edge_margin) for w in warps]
+
+        def keep(i: int, k: int, r: CornerRead | None) -> CornerRead | None:
+            # an index cut by the picture's edge is no reading
+            if r is None or not edge[i] or warps[i].box_inside(k, r.box, cfg.edge_margin):
+                return r
+            return None
+
         with stages("read corners"):
             for (i, k), r in zip(jobs, self.reader.read_patches(patches), strict=True):
-                reads[i][k] = r
+                reads[i][k] = keep(i, k, r)
         with stages("decide"):
             again = [
                 (i, k + 2) for i, k in jobs
@@ -850,7 +886,7 @@ class Recognizer:
                 patches = [warps[i].patch(k) for i, k in again]
             with stages("read corners"):
                 for (i, k), r in zip(again, self.reader.read_patches(patches), strict=True):
-                    reads[i][k] = r
+                    reads[i][k] = keep(i, k, r)
         tried: list[set[int]] = [set() for _ in quads]
         for i, k in jobs + again:
             tried[i].add(k)
@@ -962,9 +998,14 @@ class Recognizer:
         cfg = self.config
         rank = _mean_scores([r.rank_scores for r in reads])
         suit: NDArray[np.floating[Any]] = _mean_scores([r.suit_scores for r in reads])
-        corner_rank = int(rank.argmax())
+        n_real = len(RANK_CLASSES)
+        # a picture in the middle: no 10 whose "1" was lost, so the corners' likeness to
+        # a lone "0" (a queen's loop) says nothing
+        picture = centre is not None and centre.kind == "picture"
+        upto = n_real if picture else len(rank)
+        corner_rank = int(rank[:upto].argmax())
         corner_suit = int(suit.argmax())
-        agree = all(int(r.rank_scores.argmax()) == corner_rank for r in reads) and all(
+        agree = all(int(r.rank_scores[:upto].argmax()) == corner_rank for r in reads) and all(
             int(r.suit_scores.argmax()) == corner_suit for r in reads
         )
         veto = False
@@ -974,8 +1015,7 @@ class Recognizer:
                 w = cfg.centre_suit_weight
                 suit = (suit + w * centre.suit_scores) / (1 + w)
             veto = centre.contradicts(RANK_MODEL_CLASSES[int(np.argmax(rank[: len(RANK_CLASSES)]))])
-        n_real = len(RANK_CLASSES)
-        piece = float(rank[n_real:].max()) if len(rank) > n_real else -1.0
+        piece = float(rank[n_real:].max()) if len(rank) > n_real and not picture else -1.0
         rank = rank[:n_real]
         ro = np.argsort(-rank)
         so = np.argsort(-suit)
@@ -1012,6 +1052,20 @@ class Recognizer:
 
 _CLUB = SUIT_CLASSES.index("C")
 _SPADE = SUIT_CLASSES.index("S")
+
+
+def _paper_light(v: np.ndarray, uneven: float = 1.3) -> np.ndarray | None:
+    """The paper's brightness at each pixel of a card crop's ink channel ``v`` (the
+    lightest level near it, smoothed), when it varies across the card by more than the
+    factor ``uneven``; None when the light is even."""
+    h, w = v.shape[:2]
+    small = cv2.resize(v, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
+    bg = cv2.dilate(small, np.ones((9, 9), np.uint8))
+    bg = cv2.blur(bg, (5, 5))
+    lo, hi = float(bg.min()), float(bg.max())
+    if lo <= 0 or hi / lo < uneven:
+        return None
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
 
 def _paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
@@ -1218,12 +1272,23 @@ def analyse_centre(
         return Centre("unknown")
     thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
     mask = (v < thr).astype(np.uint8)
+    lit = _paper_light(v)
+    if lit is not None:
+        # light falls unevenly across the card: ink is what is darker than the paper
+        # around it, not than the paper of the whole card
+        mask = ((v < lit * cfg.ink_ratio) & (v < lit - cfg.ink_min_contrast)).view(np.uint8)
     mg = max(2, int(0.025 * W))
     mask[:mg] = 0
     mask[-mg:] = 0
     mask[:, :mg] = 0
     mask[:, -mg:] = 0
     n, labels, stats = _components(mask)
+    x, y, w, h, a = (stats[1:, i] for i in range(5))
+    if np.any((w > 0.6 * W) & (h > 0.6 * H) & (a > cfg.picture_density * w * h)
+              & (a < 0.85 * w * h)):
+        # a picture spanning most of the card (before its frame is cut away as lines: it
+        # may be joined to the card's edge by that frame, or by the edge's shadow)
+        return Centre("picture")
     L = max(9, int(0.3 * H))
     if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
