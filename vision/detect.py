@@ -401,12 +401,16 @@ def detect(
     cfg: RecognizerConfig,
     apart: list[bool] | None = None,
     gray: np.ndarray | None = None,
+    guessed: list[bool] | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Card quads in ``image`` (BGR uint8), in image pixels, clockwise; and the outlines
     (image pixels) of bright regions that whole cards do not explain: overlapping cards.
     ``apart``, when given, is filled with one flag per quad: whether the card is a bright
     region of its own in the plain Otsu mask (it touches no other card).  ``gray`` is the
-    image in grey, if the caller has it already."""
+    image in grey, if the caller has it already.  ``guessed``, when given, asks for the
+    quads of cards lying edge to edge with those found (:mod:`vision.neighbours`), added
+    after the others, and is filled with one flag per quad: whether it is such a guess
+    (to be reported only if it reads as a card).  Without it none are proposed."""
     h, w = image.shape[:2]
     if min(h, w) < 16:
         return [], []
@@ -510,6 +514,15 @@ def detect(
         keep = areas < 3.5 * med
         kept = [q for q, k in zip(kept, keep, strict=True) if k]
         kept_alone = [a for a, k in zip(kept_alone, keep, strict=True) if k]
+    n_found = len(kept)
+    if guessed is not None and cfg.detect_neighbours:
+        from vision.neighbours import neighbour_quads
+
+        more = neighbour_quads(kept, kept_alone, masks.blur, masks.otsu_t * 0.8, cfg)
+        kept += more
+        kept_alone += [False] * len(more)
+    if guessed is not None:
+        guessed[:] = [i >= n_found for i in range(len(kept))]
     if apart is not None:
         apart[:] = kept_alone
     inv = 1.0 / scale
@@ -517,7 +530,7 @@ def detect(
     for c in blobs:
         # a blob of overlapping cards: bigger than any one card, not one of the cards kept
         area = float(cv2.contourArea(c))
-        if kept and area < 1.2 * min(quad_area(q) for q in kept):
+        if n_found and area < 1.2 * min(quad_area(q) for q in kept[:n_found]):
             continue
         left.append(c.reshape(-1, 2).astype(np.float32) * inv)
     return [order_clockwise(q * inv) for q in kept], left

@@ -58,6 +58,7 @@ from vision.glyphs import (
     side_notch,
     top_width,
 )
+from vision.neighbours import keep_read_guesses
 from vision.timing import Stages
 
 __all__ = [
@@ -111,6 +112,25 @@ class RecognizerConfig:
     # the Otsu mask cut along edges is not searched inside plain Otsu regions that are one
     # card each (of single_area of the median, with single_min_cards of them)
     detect_skip_single: bool = True
+    # cards edge to edge (vision.neighbours): beside each found card that is no region of
+    # its own, the same card across each side is proposed where its border is paper
+    # (neighbour_paper of the points neighbour_inset of a card's short side inside it are
+    # brighter than neighbour_paper_level x the median of the same points of the card) that
+    # found cards cover at most neighbour_max_overlap of; its sides move onto an edge
+    # (neighbour_contrast grey levels) within neighbour_reach; it may reach
+    # neighbour_outside beyond the frame.  A proposed quad is reported only when read.
+    detect_neighbours: bool = True
+    neighbour_min_cards: int = 1
+    neighbour_rounds: int = 2  # the quads proposed are models for the next round
+    neighbour_paper: float = 0.75
+    neighbour_paper_level: float = 0.85
+    neighbour_inset: float = 0.05
+    neighbour_max_overlap: float = 0.15
+    neighbour_reach: float = 0.05
+    neighbour_contrast: float = 4.0
+    neighbour_outside: float = 0.05
+    neighbour_max: int = 64
+    neighbour_ink: float = 0.01  # of a grid of points over its face: darker than ink_ratio
     # classification
     aspect_weight: float = 0.25
     profile_bonus: float = 0.04
@@ -693,8 +713,12 @@ class Recognizer:
                 apart: list[bool] = []
                 bgr = pyr.levels[0]
                 self.frame_gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-                quads, blobs = detect(bgr, self.config, apart, self.frame_gray)
+                guessed: list[bool] = []
+                quads, blobs = detect(bgr, self.config, apart, self.frame_gray, guessed)
             raw = self._read_quads(pyr, quads, apart)
+            if any(guessed):
+                # quads guessed beside the cards found count only when they name a card
+                raw, quads = keep_read_guesses(raw, quads, guessed)
             readings = _drop_doubles(raw)
             if blobs and quads:
                 with self.stages("overlaps"):

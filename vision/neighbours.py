@@ -1,0 +1,256 @@
+"""Cards touching the cards found: where a card lies edge to edge with another (a flat scan
+of a whole deck, a row of cards laid out on a table), the line between the two is often too
+faint for any mask of :mod:`vision.detect` to close, and the pair or the whole block is one
+region.  Cards of one size that are found there predict where the missing ones lie: the
+card beside each found card, across each of its sides, has (nearly) the same shape and
+shares that side.  Such a quad is proposed when its border is paper about as bright as
+the card's own that no card found covers, and it holds some ink; each half of each of its
+sides is then moved onto the strongest straight edge (a step or a thin dark line) near
+where it is expected.  Proposals are models for one more round, so a row is followed.
+
+These quads are guesses: the recognizer reports one only when it names the card in it
+(:func:`keep_read_guesses`), so a guess that lands on no card costs a read, nothing more.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detect import order_clockwise, quad_area, turn_quad
+
+if TYPE_CHECKING:
+    from vision.pipeline import CardReading, RecognizerConfig
+
+__all__ = ["keep_read_guesses", "neighbour_quads"]
+
+# points along each side of a proposed quad where its border is sampled (fractions)
+_BORDER_T = np.linspace(0.15, 0.85, 7)
+# ... over its face, where ink is looked for (unit square)
+_INK_GRID = np.stack(
+    np.meshgrid(np.linspace(0.06, 0.94, 12), np.linspace(0.05, 0.95, 16)), axis=-1
+).reshape(-1, 2).astype(np.float32)
+# ... and along a side where its edge line is looked for
+_EDGE_T = np.linspace(0.2, 0.8, 13, dtype=np.float32)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area of intersection over the smaller quad's area."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(inter) / max(1e-6, min(abs(quad_area(a)), abs(quad_area(b))))
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> NDArray[np.float32]:
+    """Grey values at the points (nearest pixel), points outside read as 0."""
+    h, w = img.shape[:2]
+    x = np.rint(pts[..., 0]).astype(np.int32)
+    y = np.rint(pts[..., 1]).astype(np.int32)
+    inside = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+    out = np.zeros(x.shape, np.float32)
+    out[inside] = img[y[inside], x[inside]]
+    return out
+
+
+def _border(img: np.ndarray, q: np.ndarray, inset: float) -> NDArray[np.float32]:
+    """Grey values at points just inside the quad's sides (``inset`` px in): a card's
+    white border."""
+    centre = q.mean(axis=0)
+    a = q + (centre - q) * (inset / np.maximum(1.0, np.hypot(*(centre - q).T)))[:, None]
+    b = turn_quad(a, 1)
+    return _sample(img, a[:, None, :] + (b - a)[:, None, :] * _BORDER_T[None, :, None])
+
+
+def _edge_offset(img: np.ndarray, p: np.ndarray, r: np.ndarray, normal: np.ndarray,
+                 reach: int, min_contrast: float, span: NDArray[np.float32]) -> float | None:
+    """How far (px, along ``normal``) to move the stretch ``span`` (fractions) of the side
+    p -> r onto the strongest straight edge within ``reach`` px: a step from paper inside
+    to something darker outside, or a thin dark line, along the whole stretch.  None when
+    none stands out."""
+    offsets = np.arange(-reach - 2, reach + 3, dtype=np.float32)
+    base = p[None, :] + (r - p)[None, :] * span[:, None]
+    pts = base[None, :, :] + offsets[:, None, None] * normal[None, None, :]
+    vals = _sample(img, pts)  # offsets x points
+    # the median over the points: an edge runs along the whole side, a printed pip does not
+    prof = np.median(vals, axis=1)
+    # paper inside, something darker outside (a printed frame is the other way round)
+    step = (prof[:-4] - prof[4:]) / 2
+    valley = (prof[:-4] + prof[4:]) / 2 - prof[2:-2]
+    strength = np.maximum(step, valley)
+    # a mild preference for the place predicted
+    k = np.arange(-reach, reach + 1, dtype=np.float32)
+    score = strength - 0.25 * min_contrast * np.abs(k) / max(1, reach)
+    best = int(np.argmax(score))
+    if strength[best] < min_contrast:
+        return None
+    return float(k[best])
+
+
+def _snap(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) -> np.ndarray:
+    """The quad with each side moved onto the edge found near it, each half of the side on
+    its own (so that a side predicted a little askew turns onto the edge); corners are
+    the intersections of the lines through the sides."""
+    lines = []
+    centre = q.mean(axis=0)
+    for i in range(4):
+        p, r = q[i], q[(i + 1) % 4]
+        d = r - p
+        n = np.array([d[1], -d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
+        if float(np.dot(centre - p, n)) > 0:
+            n = -n  # outwards
+        o1 = _edge_offset(img, p, r, n, reach, min_contrast, _EDGE_T[:6])
+        o2 = _edge_offset(img, p, r, n, reach, min_contrast, _EDGE_T[-6:])
+        if o1 is None or o2 is None:
+            off = o1 if o1 is not None else (o2 if o2 is not None else 0.0)
+            lines.append((p + off * n, d))
+            continue
+        t1, t2 = float(_EDGE_T[:6].mean()), float(_EDGE_T[-6:].mean())
+        a1, a2 = p + d * t1 + o1 * n, p + d * t2 + o2 * n
+        lines.append((a1, (a2 - a1) / (t2 - t1)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        den = float(d1[0] * d2[1] - d1[1] * d2[0])
+        if abs(den) < 1e-6:
+            return q
+        t = float((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
+        out.append(p1 + t * d1)
+    return np.array(out, np.float32)
+
+
+def neighbour_quads(
+    kept: list[np.ndarray],
+    alone: list[bool],
+    blur: np.ndarray,
+    level: float,
+    cfg: RecognizerConfig,
+) -> list[np.ndarray]:
+    """Quads (of ``blur``'s pixels, clockwise) of cards that may lie edge to edge with the
+    cards ``kept`` (not ``alone``: a card that is a bright region of its own touches
+    nothing); ``level`` is the grey level paper is brighter than.  The quads proposed are
+    themselves models for the next round (``neighbour_rounds`` in all): a row of cards
+    is followed from the one card found in it."""
+    out: list[np.ndarray] = []
+    if len(kept) < cfg.neighbour_min_cards or all(alone):
+        return out
+    areas = [abs(quad_area(q)) for q in kept]
+    med = float(np.median(areas))
+    lo, hi = cfg.single_area
+    # the cards of the common size are the models; quads much bigger (two cards taken
+    # for one, which the recognizer drops unread) hide no neighbour
+    cards = [q for q, a in zip(kept, areas, strict=True) if lo * med <= a <= hi * med]
+    sources = [q for q, a, alo in zip(kept, areas, alone, strict=True)
+               if not alo and lo * med <= a <= hi * med]
+    if not sources or len(cards) < cfg.neighbour_min_cards:
+        return out
+    blockers = [q for q, a in zip(kept, areas, strict=True) if a < 1.6 * med]
+    short = math.sqrt(med / 1.4)  # a card's short side, about
+    for _ in range(cfg.neighbour_rounds):
+        new = _propose(sources, blockers, blur, level, short, cfg)
+        new = new[: cfg.neighbour_max - len(out)]
+        if not new:
+            break
+        out += new
+        blockers += new
+        sources = new
+    return out
+
+
+def _propose(
+    sources: list[np.ndarray],
+    blockers: list[np.ndarray],
+    blur: np.ndarray,
+    level: float,
+    short: float,
+    cfg: RecognizerConfig,
+) -> list[np.ndarray]:
+    """One round of :func:`neighbour_quads`: the cells beside ``sources`` that are paper
+    and overlap no quad of ``blockers``."""
+    h, w = blur.shape[:2]
+    margin = cfg.neighbour_outside * short
+    inset = max(2.0, cfg.neighbour_inset * short)
+    centres = np.array([q.mean(axis=0) for q in blockers], np.float32).reshape(-1, 2)
+    found: list[np.ndarray] = []
+    for q in sources:
+        # the neighbour's border must be paper about as bright as this card's own
+        paper = max(level, cfg.neighbour_paper_level * float(np.median(_border(blur, q, inset))))
+        for i in range(4):
+            a, b = q[i], q[(i + 1) % 4]
+            c, d = q[(i + 2) % 4], q[(i + 3) % 4]
+            # across side a-b: the same card moved by its own height (or width)
+            t = ((a - d) + (b - c)) / 2
+            p = np.array([a + t, b + t, b, a], np.float32)
+            if (p[:, 0].min() < -margin or p[:, 1].min() < -margin
+                    or p[:, 0].max() > w - 1 + margin or p[:, 1].max() > h - 1 + margin):
+                continue
+            if float(np.mean(_border(blur, p, inset) > paper)) < cfg.neighbour_paper:
+                continue
+            pc = p.mean(axis=0)
+            near = np.hypot(*(centres - pc).T) < 1.6 * short
+            if any(_overlap(p, blockers[j]) > cfg.neighbour_max_overlap
+                   for j in np.flatnonzero(near).tolist()):
+                continue
+            found.append(p)
+    if not found:
+        return []
+    # one cell predicted from several cards: the mean of the predictions
+    groups: list[list[np.ndarray]] = []
+    for p in found:
+        pc = p.mean(axis=0)
+        for g in groups:
+            if float(np.hypot(*(g[0].mean(axis=0) - pc))) < 0.3 * short:
+                g.append(p)
+                break
+        else:
+            groups.append([p])
+    reach = max(2, round(cfg.neighbour_reach * short))
+    out = []
+    for g in groups:
+        first = order_clockwise(g[0])
+        # corners matched to the first prediction's, whatever their order
+        stack = [p[[int(np.argmin(np.hypot(*(p - c).T))) for c in first]] for p in g]
+        first = np.mean(stack, axis=0).astype(np.float32)
+        snapped = _snap(blur, first, reach, cfg.neighbour_contrast)
+        # the edges found must leave a card of the shape predicted, with some ink on it (a
+        # blank of paper beside a card on a white table is no card)
+        if float(np.max(np.hypot(*(snapped - first).T))) > 2.5 * reach + 1:
+            snapped = first
+        if _inked(blur, snapped, cfg):
+            out.append(order_clockwise(snapped))
+    return out
+
+
+def _inked(img: np.ndarray, q: np.ndarray, cfg: RecognizerConfig) -> bool:
+    """Whether the quad holds ink: at least ``neighbour_ink`` of a coarse grid of points
+    over its face are darker than ``ink_ratio`` x its paper (the bright border)."""
+    g = _INK_GRID
+    m = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32), order_clockwise(q)
+    )
+    pts = cv2.perspectiveTransform(g.reshape(-1, 1, 2), m).reshape(-1, 2)
+    vals = _sample(img, pts)
+    paper = float(np.percentile(vals, 90))
+    return float(np.mean(vals < cfg.ink_ratio * paper)) >= cfg.neighbour_ink
+
+
+def keep_read_guesses(
+    readings: list[CardReading], quads: list[np.ndarray], guessed: list[bool]
+) -> tuple[list[CardReading], list[np.ndarray]]:
+    """The readings (and their quads) without the guessed quads that name no card, or that
+    name a card already named by a quad found outright that overlaps them."""
+    named = [
+        (r.card, q) for r, q, g in zip(readings, quads, guessed, strict=True)
+        if not g and r.card is not None
+    ]
+    out_r, out_q = [], []
+    for r, q, g in zip(readings, quads, guessed, strict=True):
+        if g and (r.card is None or any(
+            card == r.card and _overlap(q, q2) > 0.3 for card, q2 in named
+        )):
+            continue
+        out_r.append(r)
+        out_q.append(q)
+    return out_r, out_q
