@@ -256,6 +256,22 @@ class _Masks:
                     ),
                 )
             )
+        if "hull" in cfg.detect_masks:
+            # the outlines of edges, filled: a card whose outline shows as an edge all
+            # round (or nearly: a shadow may break it) though its paper is no brighter than
+            # the table nor evenly lit
+            edges = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+            edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+            found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            hull = np.zeros_like(edges)
+            big = 0.25 * cfg.min_card_area * self.blur.size
+            hulls = [cv2.convexHull(c) for c in found if len(c) >= 8]
+            hulls = [c for c in hulls if cv2.contourArea(c) >= big]
+            if hulls:
+                cv2.drawContours(hull, hulls, -1, 255, thickness=cv2.FILLED)
+                # one pixel apart: hulls that touch stay separate regions
+                cv2.drawContours(hull, hulls, -1, 0, thickness=1)
+                masks.append(("hull", hull))
         if "otsu2" in cfg.detect_masks:
             # a second Otsu split among the brighter pixels: card against a light table
             bright = self.blur[self.blur > otsu_t]
@@ -432,6 +448,7 @@ def detect(
     blobs: list[np.ndarray] = []
     masks = _Masks(small_gray, lambda: _shrink(image, want), cfg)
     alone: set[int] = set()  # contours (ids) of quads that are whole Otsu regions
+    hulls: set[int] = set()  # contours (ids) of quads from filled edge outlines
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -473,6 +490,8 @@ def detect(
                 cands.append((r[1], r[0], c))
                 if name == "otsu":
                     alone.add(id(c))
+                elif name == "hull":
+                    hulls.add(id(c))
             elif name == "otsu" and cfg.read_overlaps:
                 # overlapping cards are one region of the plain Otsu mask
                 blobs.append(c)
@@ -493,6 +512,28 @@ def detect(
     for roi in [None] if rois is None else rois:
         for name, mask in masks.more(roi):
             scan(name, mask, roi)
+    if hulls:
+        # an edge outline holds the card and whatever edge touches it (a shadow's, the
+        # table's grain, the cards beside it): it is taken only where no other mask found
+        # anything but, inside it, one frame printed on the card (smaller than hull_yield
+        # and larger than hull_frame of it); and not when much smaller than the cards
+        # found (a patch of texture)
+        others = [t for t in cands if id(t[2]) not in hulls]
+        least = cfg.hull_yield * max((t[0] for t in others), default=0.0)
+
+        def free(t: _Cand) -> bool:
+            if t[0] < least:
+                return False
+            near = [o for o in others if _overlap(o[1], t[1]) > 0.1]
+            if not near:
+                return True
+            frame = max(near, key=lambda o: o[0])
+            return (
+                cfg.hull_frame * t[0] <= frame[0] < cfg.hull_yield * t[0]
+                and all(_overlap(o[1], frame[1]) > 0.5 for o in near)
+            )
+
+        cands = others + [t for t in cands if id(t[2]) in hulls and free(t)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])

@@ -103,8 +103,13 @@ class RecognizerConfig:
     canny_low: int = 40
     canny_high: int = 120
     canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
-    # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "otsu2"
-    detect_masks: tuple[str, ...] = ("otsu", "paper", "faint")
+    # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "hull" (edge
+    # outlines filled), "otsu2"
+    detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "hull")
+    # a "hull" quad is taken only where no other mask found a quad, or found only one
+    # between hull_frame and hull_yield x its area (a frame printed on the card)
+    hull_yield: float = 0.35
+    hull_frame: float = 0.12
     # the masks besides Otsu are skipped when the cards found in it cover every bright
     # region but detect_left_over x the smallest card area
     detect_skip_clear: bool = True
