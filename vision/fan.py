@@ -49,6 +49,10 @@ class IndexPose:
 
     quad: np.ndarray
     rank: tuple[float, float]
+    # the same pose turned a little about the rank (the pair's axis is only roughly the
+    # card's: a suit pip sits under the middle of a rank glyph that may lean), tried in
+    # turn when the card's edges are not found about ``quad``
+    turned: tuple[np.ndarray, ...] = ()
 
 
 def ink_components(
@@ -113,29 +117,43 @@ def index_poses(
     ox, oy = cfg.fan_corner_offset
     out = []
     rh, rw = region.shape
+    rad = np.radians(np.asarray(cfg.fan_turns, np.float32))
+    cos, sin = np.cos(rad)[:, None], np.sin(rad)[:, None]
+    probe = np.asarray(cfg.fan_edge_probe, np.float32)[None, :, None]
     for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-        down = d[i, j] / dist[i, j]
-        right = np.array([down[1], -down[0]], np.float32)
-        # the rank's extent along the card's axes
-        pr = pixels[i] @ right
-        pd = pixels[i] @ down
-        ch = card_h if card_h is not None else float(pd.max() - pd.min()) / cfg.fan_rank_ratio
+        axis = d[i, j] / dist[i, j]
+        # the card's axes for each turn tried (rows), and the rank's extent along them
+        down = np.concatenate([cos * axis[0] - sin * axis[1], sin * axis[0] + cos * axis[1]],
+                              axis=1).astype(np.float32)
+        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+        proj = pixels[i] @ np.concatenate([right, down]).T
+        lo_, hi_ = proj.min(axis=0), proj.max(axis=0)
+        nt = len(down)
+        if card_h is not None:
+            ch = np.full(nt, card_h, np.float32)
+        else:
+            ch = (hi_[nt:] - lo_[nt:]) / cfg.fan_rank_ratio
         cw = ch * CARD_ASPECT
-        origin = right * (pr.min() - ox * cw) + down * (pd.min() - oy * ch)
-        beyond = True
-        for t in cfg.fan_edge_probe:
-            px, py = origin + right * (t * cw) - down * (cfg.fan_edge_out * ch) - origin_xy
-            xi, yi = int(round(px)), int(round(py))
-            if 0 <= xi < rw and 0 <= yi < rh and region[yi, xi]:
-                beyond = False
-                break
-        if not beyond:
-            continue
-        quad = np.array(
-            [origin, origin + right * cw, origin + right * cw + down * ch, origin + down * ch],
-            np.float32,
-        )
-        out.append(IndexPose(quad, (float(cents[i, 0]), float(cents[i, 1]))))
+        origin = (right * (lo_[:nt] - ox * cw)[:, None] + down * (lo_[nt:] - oy * ch)[:, None])
+        # points beside the rank just beyond the card's top edge: none may be paper
+        pts = (origin[:, None, :] + right[:, None, :] * (probe * cw[:, None, None])
+               - down[:, None, :] * (cfg.fan_edge_out * ch)[:, None, None]
+               - np.asarray(origin_xy, np.float32))
+        xi = np.round(pts[..., 0]).astype(np.int64)
+        yi = np.round(pts[..., 1]).astype(np.int64)
+        inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
+        paper = np.zeros(xi.shape, bool)
+        paper[inside_] = region[yi[inside_], xi[inside_]] > 0
+        quads = [
+            np.array([o, o + r * w, o + r * w + dn * h, o + dn * h], np.float32)
+            for o, r, dn, w, h, bad in zip(origin, right, down, cw, ch,
+                                           np.asarray(paper.any(axis=1)).tolist(),
+                                           strict=True)
+            if not bad
+        ]
+        if quads:
+            out.append(IndexPose(quads[0], (float(cents[i, 0]), float(cents[i, 1])),
+                                 tuple(quads[1:])))
     return out
 
 
@@ -219,13 +237,36 @@ def inside(point: tuple[float, float], quad: np.ndarray) -> bool:
                                 (float(point[0]), float(point[1])), False) >= 0
 
 
+def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two quads have the same corners (in any order), to a twentieth of a side."""
+    d = np.hypot(*(a[:, None, :] - b[None, :, :]).transpose(2, 0, 1))
+    tol = 0.05 * float(np.hypot(*(a[1] - a[0])))
+    return bool(d.min(axis=1).max() < tol)
+
+
+def in_index(point: tuple[float, float], quad: np.ndarray) -> bool:
+    """Whether ``point`` lies in the index corner at ``quad``'s first corner (the top-left of
+    the card it outlines)."""
+    o = quad[0].astype(np.float64)
+    m = np.stack([quad[1] - o, quad[3] - o], axis=1).astype(np.float64)
+    if abs(np.linalg.det(m)) < 1e-6:
+        return False
+    u, v = np.linalg.solve(m, np.array(point, np.float64) - o)
+    return bool(-0.05 < u < 0.3 and -0.05 < v < 0.3)
+
+
 def card_height_from(quads: list[np.ndarray]) -> float | None:
-    """The median long side of the whole cards found, or None."""
+    """The median long side of the card-shaped quads among ``quads``, or None.  (A quad
+    around a whole row of overlapping cards is far longer for its width than a card.)"""
     if not quads:
         return None
     sides = np.array([np.hypot(*(np.roll(q, -1, axis=0) - q).T) for q in quads])
     long_ = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    return float(np.median(long_))
+    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    card = np.abs(short / np.maximum(long_, 1e-6) - CARD_ASPECT) < 0.12
+    if not card.any():
+        return None
+    return float(np.median(long_[card]))
 
 
 def square_turn(a: np.ndarray, b: np.ndarray) -> float:
@@ -254,8 +295,15 @@ def read_fans(
     cfg = rec.config
     named = [r for r in readings if r.card is not None and len(r.corners) == 4]
     named_quads = [np.array(r.corners, np.float32) for r in named]
-    card_h = card_height_from(named_quads) or card_height_from(quads)
+    card_h = card_height_from(named_quads)
     H = cfg.crop_size[1]
+    # a card read whole covers whatever lies inside its outline; one read from a corner on
+    # a blob's outline (its quad extrapolated from that corner over the cards on top of
+    # it) only its index there
+    whole: list[np.ndarray] = []
+    cornered: list[np.ndarray] = []
+    for q in named_quads:
+        (whole if any(_same_quad(q, d) for d in quads) else cornered).append(q)
     poses: list[IndexPose] = []
     for outline in regions:
         pts = np.asarray(outline, np.float32).reshape(-1, 2)
@@ -289,9 +337,9 @@ def read_fans(
         sized = ch * s if card_h is not None else None
         for p in index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg):
             rank = (p.rank[0] / s, p.rank[1] / s)
-            if any(inside(rank, q) for q in named_quads):
-                continue  # the index of a card read whole
-            poses.append(IndexPose(p.quad / s, rank))
+            if any(inside(rank, q) for q in whole) or any(in_index(rank, q) for q in cornered):
+                continue  # the index of a card read already
+            poses.append(IndexPose(p.quad / s, rank, tuple(q / s for q in p.turned)))
     if not poses:
         return []
     poses = poses[: cfg.fan_max_poses]
@@ -301,87 +349,207 @@ def read_fans(
     for p in poses:
         side = float(np.hypot(*(p.quad[3] - p.quad[0])))
         lvl = _level_for(side, 1.3 * H)
-        q = snap_corner(pyr.level(lvl), p.quad / 2**lvl, cfg)
-        if q is None:
+        got = None
+        for guess in (p.quad, *p.turned):
+            got = snap_corner(pyr.level(lvl), guess / 2**lvl, cfg)
+            if got is not None:
+                break
+        if got is None:
             continue
+        q = got
         m = cv2.getPerspectiveTransform(q, rect)
         patches.append(cv2.warpPerspective(
             pyr.level(lvl), m, (rec.reader.pw, rec.reader.ph),
             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
         snapped.append(IndexPose(q * 2**lvl, p.rank))
     poses = snapped
-    W = cfg.crop_size[0]
-    ox, oy = cfg.fan_corner_offset
-    # ink beyond the card's edges as the pose puts them (a neighbouring card's edge, the
-    # table) joined to the patch's border, which drops it: it is no glyph of this index
-    xc = max(0, int((ox - cfg.fan_edge_margin) * W))
-    yc = max(0, int((oy - cfg.fan_edge_margin) * H))
-    blanked = []
-    for patch in patches:
-        b = patch.copy()
-        b[:, :xc] = 0
-        b[:yc, :] = 0
-        blanked.append(b)
-    reads = rec.reader.read_patches(blanked)
-    tol = cfg.fan_box_tolerance * H
-    del W
+    segs = [edge_segments(patch, cfg) for patch in patches]
+    reads = rec.reader.read_patches([blank(pt, sg, cfg) for pt, sg in zip(patches, segs,
+                                                                          strict=True)])
     found: list[tuple[IndexPose, CardReading]] = []
-    for p, patch, read in zip(poses, patches, reads, strict=True):
-        if read is None:
-            continue
-        bx, by = read.box[:2]
-        if abs(bx - ox * cfg.crop_size[0]) > tol or abs(by - oy * H) > tol:
-            continue  # the glyphs read are not the pair the pose was made from
-        if _cut_glyphs(patch, read, cfg):
-            continue
-        if read.rank_mask is not None:
-            rh, rw = read.rank_mask.shape
-            if rw > cfg.fan_rank_aspect * rh:
-                continue  # glyphs of two cards side by side (a covering card's faint edge
-                # between them) taken for one rank: wider than any rank is tall
-        corners = tuple((float(x), float(y)) for x, y in p.quad)
-        # the stricter margin where the rank or its runner-up is one of the ranks a cut or
-        # crowded index corner turns into another (a 10 missing its 1, a Q's tail)
-        order = np.argsort(-read.rank_scores[: len(RANK_CLASSES)])[:2]
-        hard = any(RANK_CLASSES[int(k)] in cfg.fan_hard_ranks for k in order)
-        r = rec.decide([read], corners,
-                       strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
-        if r.card is None or r.confidence < cfg.fan_min_confidence:
-            continue
-        found.append((p, CardReading(r.card, corners, r.confidence, r.alternatives, True)))
+    for p, patch, read, sg in zip(poses, patches, reads, segs, strict=True):
+        why, reading = judge(rec, p, patch, read, sg)
+        if reading is not None:
+            found.append((p, reading))
     return _agree(found, card_h, {r.card.code for r in named if r.card is not None})
 
 
-def _cut_glyphs(patch: np.ndarray, read: CornerRead, cfg: RecognizerConfig) -> bool:
-    """Whether a long straight edge (a covering card's side) runs through or touches the
-    rank's or the suit's box: then a glyph may be cut short and look like another.  The
-    covering card of a tight row or fan lies close beside the index, so an edge merely
-    near the glyphs (as :func:`~vision.pipeline._edge_crosses` rejects for a whole card's
-    corner) is allowed."""
+def edge_segments(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
+    """Long straight edges in a corner patch (x0, y0, x1, y1 each): the card's own top and
+    left edges, and those of the cards over it."""
     gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120)
     ph = patch.shape[0]
     segs = cv2.HoughLinesP(edges, 1, np.pi / 90, threshold=int(0.2 * ph),
                            minLineLength=int(cfg.overlap_edge_length * ph), maxLineGap=3)
     if segs is None:
-        return False
-    x0, y0, x1, y1 = read.box
-    boxes = []
-    if read.rank_mask is not None and read.suit_mask is not None:
+        return np.zeros((0, 4), np.float32)
+    return np.asarray(segs.reshape(-1, 4), np.float32)
+
+
+def blank(patch: np.ndarray, segs: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
+    """The patch as the index reader is shown it: ink beyond the card's edges as the pose
+    puts them (a neighbouring card's edge, the table) joined to the patch's border, which
+    drops it (it is no glyph of this index), and the long straight edges painted over with
+    the paper's colour: a covering card's edge, often a dark line, beside a glyph would
+    otherwise be taken for a stroke of it (a 3 and a line read as a 10).  Whether such an
+    edge cuts a glyph is judged on the patch itself (:func:`_cut_glyphs`)."""
+    W, H = cfg.crop_size
+    ox, oy = cfg.fan_corner_offset
+    b = patch.copy()
+    if len(segs):
+        gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+        paper = patch[gray >= np.percentile(gray, 75)]
+        colour = tuple(float(c) for c in np.median(paper, axis=0)) if len(paper) else (255.0,) * 3
+        ext = cfg.fan_cut_extend * patch.shape[0]
+        for sx0, sy0, sx1, sy1 in segs:
+            u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
+            u /= max(1e-6, float(np.hypot(*u)))
+            a = np.round(np.array([sx0, sy0]) - ext * u).astype(int)
+            e = np.round(np.array([sx1, sy1]) + ext * u).astype(int)
+            cv2.line(b, (int(a[0]), int(a[1])), (int(e[0]), int(e[1])), colour,
+                     cfg.fan_edge_paint)
+    b[:, : max(0, int((ox - cfg.fan_edge_margin) * W))] = 0
+    b[: max(0, int((oy - cfg.fan_edge_margin) * H)), :] = 0
+    return b
+
+
+def judge(
+    rec: Recognizer, p: IndexPose, patch: np.ndarray, read: CornerRead | None, segs: np.ndarray
+) -> tuple[str, CardReading | None]:
+    """The card an index corner's reading names (partial), or None and why not."""
+    cfg = rec.config
+    W, H = cfg.crop_size
+    ox, oy = cfg.fan_corner_offset
+    if read is None:
+        return "no glyphs", None
+    bx, by = read.box[:2]
+    tol = cfg.fan_box_tolerance * H
+    if abs(bx - ox * W) > tol or abs(by - oy * H) > tol:
+        return "box", None  # the glyphs read are not the pair the pose was made from
+    if read.rank_mask is not None:
+        # ... nor where the rank read lies away from the glyph the pose was made from (a
+        # corner snapped onto another card's edges shows that card's glyphs in place)
         rh, rw = read.rank_mask.shape
-        sh, sw = read.suit_mask.shape
-        # the rank starts the box's top row; the suit ends its bottom row
-        boxes = [(x0, y0, x1 - x0, rh), (x0, y1 - sh, x1 - x0, sh)]
-    else:
-        boxes = [(x0, y0, x1 - x0, y1 - y0)]
+        m = cv2.getPerspectiveTransform(_canonical_rect((W, H)), p.quad.astype(np.float32))
+        at = np.array([[[bx + rw / 2, by + rh / 2]]], np.float32)
+        c = cv2.perspectiveTransform(at, m)[0, 0]
+        side = float(np.hypot(*(p.quad[3] - p.quad[0])))
+        if math.hypot(c[0] - p.rank[0], c[1] - p.rank[1]) > cfg.fan_rank_shift * side:
+            return "box", None
+    if _cut_glyphs(patch, read, segs, cfg):
+        return "cut", None
+    if read.rank_mask is not None and read.suit_mask is not None:
+        # an upright index has its suit under its rank: one read off to the side is a pip
+        # beside it, or the patch turned from the card (snapped onto another card's edges)
+        ink = _ink_mask(patch, cfg)
+        x0, y0, x1, y1 = read.box
+        rp = _place(read.rank_mask, ink, x0, x1, y0)
+        sp = _place(read.suit_mask, ink, x0, x1, y1 - read.suit_mask.shape[0])
+        dx = float(sp[:, 0].min() + sp[:, 0].max() - rp[:, 0].min() - rp[:, 0].max()) / 2
+        dy = float(sp[:, 1].min() + sp[:, 1].max() - rp[:, 1].min() - rp[:, 1].max()) / 2
+        if abs(math.degrees(math.atan2(dx, dy))) > cfg.fan_suit_slant:
+            return "slant", None
+    if read.rank_mask is not None:
+        rh, rw = read.rank_mask.shape
+        top = RANK_CLASSES[int(np.argmax(read.rank_scores[: len(RANK_CLASSES)]))]
+        gap = cfg.fan_rank_gap[0 if top == "T" else 1]
+        if rw > cfg.fan_rank_aspect * rh or rank_gap(read.rank_mask) > gap:
+            return "wide", None  # glyphs of two cards side by side (a covering card's faint
+            # edge between them) taken for one rank: wider than any rank is tall, or in
+            # parts further apart than a 10's digits
+    corners = tuple((float(x), float(y)) for x, y in p.quad)
+    # the stricter margin where the rank or its runner-up is one of the ranks a cut or
+    # crowded index corner turns into another (a 10 missing its 1, a Q's tail)
+    order = np.argsort(-read.rank_scores[: len(RANK_CLASSES)])[:2]
+    hard = any(RANK_CLASSES[int(k)] in cfg.fan_hard_ranks for k in order)
+    r = rec.decide([read], corners, strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
+    if r.card is None or r.confidence < cfg.fan_min_confidence:
+        return "margin", None
+    return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
+
+
+def rank_gap(mask: np.ndarray) -> float:
+    """The widest run of blank columns between inked ones in a rank glyph's mask, over the
+    mask's height: a 10's digits nearly touch, but a glyph joined to a covering card's edge
+    or to a sliver of its index leaves a wide gap."""
+    cols = np.nonzero((mask > 0).any(axis=0))[0]
+    if len(cols) < 2:
+        return 0.0
+    return float(np.max(np.diff(cols) - 1)) / max(1, int(mask.shape[0]))
+
+
+def _cut_glyphs(
+    patch: np.ndarray, read: CornerRead, segs: np.ndarray, cfg: RecognizerConfig
+) -> bool:
+    """Whether a long straight edge (a covering card's side; ``segs``, from
+    :func:`edge_segments`) runs through the rank's or the suit's box and comes within
+    ``fan_cut_clear`` px of its ink, or of ink joined to it: then a glyph may be cut short
+    by the card over it and look like another.  The covering card of a tight row or fan
+    lies close beside the index, so an edge merely near the glyphs (as
+    :func:`~vision.pipeline._edge_crosses` rejects for a whole card's corner), or across
+    a corner of their box with paper between it and the ink, is allowed."""
+    if not len(segs):
+        return False
+    ph = patch.shape[0]
+    x0, y0, x1, y1 = read.box
     pad = cfg.fan_edge_pad
-    for bx, by, bw, bh in boxes:
-        rect = (bx - pad, by - pad, bw + 2 * pad, bh + 2 * pad)
-        for sx0, sy0, sx1, sy1 in segs.reshape(-1, 4):
-            ok, _, _ = cv2.clipLine(rect, (int(sx0), int(sy0)), (int(sx1), int(sy1)))
-            if ok:
+    if read.rank_mask is None or read.suit_mask is None:
+        rect = (x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        return any(cv2.clipLine(rect, (int(a), int(b)), (int(c), int(d)))[0]
+                   for a, b, c, d in segs)
+    ext = cfg.fan_cut_extend * ph
+    ink = _ink_mask(patch, cfg)
+    _, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8, ltype=cv2.CV_16U)
+    # the rank starts the box's top row; the suit ends its bottom row
+    for mask, top in ((read.rank_mask, y0), (read.suit_mask, y1 - read.suit_mask.shape[0])):
+        pts = _place(mask, ink, x0, x1, top)
+        # with all the ink joined to the glyph in the patch (a pip it touches, which the
+        # reader may have split from it)
+        ids = np.unique(labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)])
+        ids = ids[ids > 0]
+        if len(ids):
+            yy, xx = np.nonzero(np.isin(labels, ids))
+            pts = np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
+        rect = (x0 - pad, top - pad, x1 - x0 + 2 * pad, mask.shape[0] + 2 * pad)
+        for sx0, sy0, sx1, sy1 in segs:
+            u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
+            u /= max(1e-6, float(np.hypot(*u)))
+            # an edge is found in pieces: each is taken on a little further both ways
+            ea, eb = np.array([sx0, sy0]) - ext * u, np.array([sx1, sy1]) + ext * u
+            ok, _, _ = cv2.clipLine(rect, (int(ea[0]), int(ea[1])), (int(eb[0]), int(eb[1])))
+            if not ok:
+                continue
+            if not len(pts):
+                return True
+            dist = np.abs((pts[:, 0] - sx0) * u[1] - (pts[:, 1] - sy0) * u[0])
+            if float(dist.min()) < cfg.fan_cut_clear:
                 return True
     return False
+
+
+def _ink_mask(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
+    """The patch's ink as the index reader finds it (darker than its paper)."""
+    v = _ink_channel(patch)
+    paper = float(np.percentile(v[::2, ::2], cfg.paper_percentile))
+    return np.asarray(v < min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast), np.bool_)
+
+
+def _place(mask: np.ndarray, ink: np.ndarray, x0: int, x1: int, top: int) -> np.ndarray:
+    """Patch coordinates (x, y) of a glyph mask's ink, the mask put at ``top`` and at the
+    column between ``x0`` and ``x1`` where it best covers the patch's ink."""
+    mh, mw = mask.shape
+    m = mask > 0
+    best, bx = -1, x0
+    for x in range(x0, max(x0, x1 - mw) + 1):
+        win = ink[top : top + mh, x : x + mw]
+        if win.shape != m.shape:
+            continue
+        n = int(np.count_nonzero(win & m))
+        if n > best:
+            best, bx = n, x
+    yy, xx = np.nonzero(m)
+    return np.stack([xx + bx, yy + top], axis=1).astype(np.float32)
 
 
 def _agree(

@@ -203,6 +203,9 @@ class RecognizerConfig:
     fan_pair_distance: tuple[float, float] = (0.8, 2.2)  # rank centre -> suit centre, x size
     fan_pair_ratio: tuple[float, float] = (0.45, 1.35)  # suit size / rank size
     fan_corner_offset: tuple[float, float] = (0.045, 0.045)  # rank's top-left from the corner
+    # degrees the card is turned from the rank-to-suit axis, tried in this order until its
+    # edges are found
+    fan_turns: tuple[float, ...] = (0.0,)
     # the card's top and left edges are looked for this far (of the card) around the
     # corner guessed from the glyphs; they must rise by fan_edge_contrast grey levels and
     # bend by no more than fan_snap_bend (of the card height) over the index
@@ -213,12 +216,22 @@ class RecognizerConfig:
     fan_snap_bend: float = 0.012
     fan_edge_margin: float = 0.02  # ink this much (of the card) outside the rank is cut off
     fan_box_tolerance: float = 0.025  # glyphs read this far (of the card height) off: no
-    fan_edge_pad: int = 1  # px of the crop: a straight edge this near a glyph may cut it
+    fan_rank_shift: float = 0.05  # nor a rank read this far from the glyph paired (of it)
+    fan_suit_slant: float = 25.0  # nor a suit this many degrees off straight under the rank
+    fan_edge_pad: int = 1  # px of the crop: a straight edge this near a glyph's box ...
+    fan_cut_clear: float = 3.0  # ... and this near its ink (px of the patch) may cut it
+    fan_cut_extend: float = 0.1  # (each straight piece of edge found taken this much, of
+    # the patch height, further both ways: an edge is found in pieces)
+    fan_edge_paint: int = 3  # px: the edges are painted over this wide before reading
     fan_factor: float = 1.0  # margin needed, times that of a whole card's single corner
     fan_rank_aspect: float = 1.0  # a rank glyph read wider than this x its height: no
+    # ... nor one with blank columns between its parts this wide (x its height), for a 10
+    # and for any other rank (a single stroke, but a covering card's edge beside it)
+    fan_rank_gap: tuple[float, float] = (0.12, 0.05)
     fan_hard_ranks: tuple[str, ...] = ("T", "J", "Q")  # read or runner-up: ...
     fan_hard_factor: float = 1.5  # ... this margin factor instead
-    fan_min_confidence: float = 0.5
+    fan_min_confidence: float = 0.52  # (0.5: a margin just at the need; the covered
+    # corners read at 0.50-0.52 included a heart taken for a diamond and a pip for a 4)
     fan_max_poses: int = 80  # per frame
     fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom

@@ -8,7 +8,7 @@ import pytest
 import realdata
 
 from vision.detect import order_clockwise
-from vision.fan import CARD_ASPECT, snap_corner
+from vision.fan import CARD_ASPECT, blank, edge_segments, rank_gap, snap_corner
 from vision.identify import CardResult
 from vision.pipeline import Recognizer, RecognizerConfig
 
@@ -57,7 +57,7 @@ def test_covered_cards_are_read_and_never_misread(crops) -> None:
     assert with_fans[1] == without[1] >= 50
     # the stage reads far more of the covered corners than outline corners alone did
     assert with_fans[0] >= 3 * max(1, without[0]), (with_fans, without)
-    assert with_fans[0] >= 0.39 * with_fans[1], with_fans
+    assert with_fans[0] >= 0.42 * with_fans[1], with_fans
 
 
 def test_a_covered_card_is_marked_partial_with_a_card_shaped_quad(crops) -> None:
@@ -128,3 +128,54 @@ def test_frames_of_separate_cards_are_unchanged_by_the_stage(crops) -> None:
         said_off = [r.card.code for r in off.read(frame) if r.card is not None]
         assert all(c in codes for c in said_on)
         assert set(said_off) <= set(said_on)
+
+
+def test_covered_cards_under_a_card_read_at_its_outline_corner_are_read(crops) -> None:
+    """A card read from a corner on the blob's outline has a quad extrapolated over the
+    cards on top of it: only its own index there is taken as read, not every glyph inside
+    that quad.  And a row whose outline was taken for one (unread) card is no card size:
+    its covered corners are sized from their glyphs."""
+    rec = Recognizer()
+    hand = _hand(crops, "fan", 100, 11, 0.26, 0.0)
+    readings = rec.read(hand.frame)
+    said = {r.card.code for r in readings if r.card is not None}
+    outline = [r for r in readings if r.card is not None and not r.partial
+               and r.card.code != hand.codes[-1]]
+    assert outline  # the bottom card, read from its corner on the outline
+    assert said <= set(hand.codes)
+    assert said & set(hand.hidden) - {r.card.code for r in outline}  # and one under it
+    row = _hand(crops, "row", 110, 0.0, 0.3, 0.0)
+    said = [r.card.code for r in rec.read(row.frame) if r.card is not None]
+    assert set(said) <= set(row.codes)
+    assert len(set(said) & set(row.hidden)) >= 3
+
+
+def test_a_rank_glyph_joined_to_a_far_stroke_is_no_rank() -> None:
+    """A covering card's edge (a dark line) beside a 3 joined into one rank glyph looks
+    like a 10; a 10's own digits nearly touch."""
+    ten = np.zeros((40, 30), np.uint8)
+    ten[:, 2:6] = 1
+    ten[:, 9:28] = 1
+    three_and_line = np.zeros((40, 44), np.uint8)
+    three_and_line[:, 0:18] = 1
+    three_and_line[:20, 41:43] = 1
+    cfg = RecognizerConfig()
+    assert rank_gap(ten) <= cfg.fan_rank_gap[0]
+    assert rank_gap(three_and_line) > cfg.fan_rank_gap[0]
+    assert rank_gap(np.ones((40, 20), np.uint8)) == 0.0
+
+
+def test_a_covering_cards_edge_is_painted_out_before_reading() -> None:
+    """The reader is shown the patch without the long straight edges in it, so that a
+    dark edge beside a glyph is not read as a stroke of it."""
+    cfg = RecognizerConfig()
+    patch = np.full((154, 75, 3), 220, np.uint8)
+    patch[40:70, 20:32] = 30  # a glyph
+    cv2_line = __import__("cv2").line
+    patch[:, 56:] = 250  # a covering card, its edge a dark line
+    cv2_line(patch, (55, 0), (55, 153), (60, 60, 60), 2)
+    segs = edge_segments(patch, cfg)
+    assert len(segs)
+    shown = blank(patch, segs, cfg)
+    assert shown[100, 52:60].min() > 150  # the edge is gone ...
+    assert shown[50, 25].max() < 60  # ... the glyph is not
