@@ -137,9 +137,11 @@ def _outline_covered(c: np.ndarray, quad: np.ndarray, tol: float, share: float) 
 
 
 def _quad_from_contour(
-    c: np.ndarray, cfg: RecognizerConfig, img_area: float
+    c: np.ndarray, cfg: RecognizerConfig, img_area: float, ragged: bool = False
 ) -> tuple[NDArray[np.float32], float] | None:
-    """A card-like quad fitted to an outer contour, with its area; or None."""
+    """A card-like quad fitted to an outer contour, with its area; or None.  ``ragged``:
+    the contour comes from a mask whose card corners may be eaten away (a card in
+    shadow), so a fitted rectangle may stand in for a polygon that cuts one off."""
     area = float(cv2.contourArea(c))
     if area > cfg.max_card_area * img_area:
         return None
@@ -171,6 +173,13 @@ def _quad_from_contour(
         quad = box
     quad = order_clockwise(quad)
     qa = quad_area(quad)
+    if ragged and qa > 0 and hull_area / qa >= 1.12:
+        # the polygon cut off a ragged corner (a card in shadow, its paper near the
+        # threshold): the fitted rectangle holds it all (the sides are refined later)
+        rect = cv2.minAreaRect(c)
+        if hull_area / max(1.0, rect[1][0] * rect[1][1]) >= cfg.min_rectangularity:
+            quad = order_clockwise(cv2.boxPoints(rect).astype(np.float32))
+            qa = quad_area(quad)
     if qa <= 0 or not (0.85 < hull_area / qa < 1.12):
         return None
     if solid and not (0.8 < area / qa < 1.12):
@@ -193,6 +202,13 @@ def _quad_from_contour(
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
         return None
     return quad, qa
+
+
+def _skewed(quad: np.ndarray, ratio: float) -> bool:
+    """Whether either pair of opposite sides differs in length by more than ``ratio``."""
+    sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
+    return bool(max(sides[0], sides[2]) > ratio * min(sides[0], sides[2])
+                or max(sides[1], sides[3]) > ratio * min(sides[1], sides[3]))
 
 
 class _Masks:
@@ -218,6 +234,16 @@ class _Masks:
         edges = cv2.Canny(self.blur, self.cfg.canny_low, self.cfg.canny_high)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         return np.asarray(cv2.bitwise_not(edges), dtype=np.uint8)
+
+    @cached_property
+    def bright_split(self) -> float:
+        """Otsu's threshold among the pixels brighter than Otsu's own."""
+        bright = self.blur[self.blur > self.otsu_t]
+        if bright.size <= 100:
+            return float(self.otsu_t)
+        t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255,
+                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        return float(t2)
 
     @property
     def small(self) -> np.ndarray:
@@ -256,6 +282,16 @@ class _Masks:
                     ),
                 )
             )
+        if "closed" in cfg.detect_masks:
+            # Otsu's mask with its specks closed: a card in shadow, near the threshold,
+            # comes out of a noisy camera as paper peppered with holes.  Where Otsu put
+            # most of the picture on the bright side (it split ink from a light table and
+            # the cards on it), the split is made again among the bright pixels.
+            disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+            split = self.otsu[y0:y1, x0:x1]
+            if cv2.countNonZero(self.otsu) > 0.7 * self.otsu.size:
+                split = (blur > self.bright_split).astype(np.uint8) * 255
+            masks.append(("closed", cv2.morphologyEx(split, cv2.MORPH_CLOSE, disk)))
         if "hull" in cfg.detect_masks:
             # the outlines of edges, filled: a card whose outline shows as an edge all
             # round (or nearly: a shadow may break it) though its paper is no brighter than
@@ -423,10 +459,11 @@ def detect(
     (image pixels) of bright regions that whole cards do not explain: overlapping cards.
     ``apart``, when given, is filled with one flag per quad: whether the card is a bright
     region of its own in the plain Otsu mask (it touches no other card).  ``gray`` is the
-    image in grey, if the caller has it already.  ``guessed``, when given, asks for the
-    quads of cards lying edge to edge with those found (:mod:`vision.neighbours`), added
-    after the others, and is filled with one flag per quad: whether it is such a guess
-    (to be reported only if it reads as a card).  Without it none are proposed."""
+    image in grey, if the caller has it already.  ``guessed``, when given, asks also for
+    the quads of cards lying edge to edge with those found (:mod:`vision.neighbours`),
+    added after the others, and for those of the last-resort masks ("closed", "hull"), and
+    is filled with one flag per quad: whether it is such a guess (to be reported only if
+    it reads as a card).  Without it there are none of either."""
     h, w = image.shape[:2]
     if min(h, w) < 16:
         return [], []
@@ -448,7 +485,7 @@ def detect(
     blobs: list[np.ndarray] = []
     masks = _Masks(small_gray, lambda: _shrink(image, want), cfg)
     alone: set[int] = set()  # contours (ids) of quads that are whole Otsu regions
-    hulls: set[int] = set()  # contours (ids) of quads from filled edge outlines
+    hulls: set[int] = set()  # contours (ids) of quads from the last-resort masks
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -485,12 +522,14 @@ def detect(
                 for sx0, sy0, sx1, sy1 in single
             ):
                 continue  # a piece of a card found whole (the cut mask is inside Otsu's)
-            r = _quad_from_contour(c, cfg, img_area)
+            r = _quad_from_contour(c, cfg, img_area, ragged=name == "closed")
+            if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
+                r = None  # an outline of edges is trusted only when nearly a rectangle
             if r is not None:
                 cands.append((r[1], r[0], c))
                 if name == "otsu":
                     alone.add(id(c))
-                elif name == "hull":
+                elif name in ("hull", "closed"):
                     hulls.add(id(c))
             elif name == "otsu" and cfg.read_overlaps:
                 # overlapping cards are one region of the plain Otsu mask
@@ -513,8 +552,9 @@ def detect(
         for name, mask in masks.more(roi):
             scan(name, mask, roi)
     if hulls:
-        # an edge outline holds the card and whatever edge touches it (a shadow's, the
-        # table's grain, the cards beside it): it is taken only where no other mask found
+        # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,
+        # the table's grain, the cards beside it), a closed mask ("closed") the card and
+        # the specks beside it: such a quad is taken only where no other mask found
         # anything but, inside it, one frame printed on the card (smaller than hull_yield
         # and larger than hull_frame of it); and not when much smaller than the cards
         # found (a patch of texture)
@@ -541,29 +581,40 @@ def detect(
     cands = _drop_merged(cands)
     kept: list[np.ndarray] = []
     kept_alone: list[bool] = []
+    kept_last: list[bool] = []  # from a last-resort mask ("closed", "hull")
     for _area, q, c in cands:
         if any(_overlap(q, k) > cfg.max_overlap for k in kept):
             continue
         # corners from straight lines fitted to the sides, once per kept card
         kept.append(order_clockwise(refine_quad(c, q)))
         kept_alone.append(id(c) in alone)
+        kept_last.append(id(c) in hulls)
     # a kept quad much bigger than the typical card that contains several others is a
     # table/sheet outline, not a card
     if len(kept) >= 3:
         areas = np.array([quad_area(q) for q in kept])
         med = float(np.median(areas))
-        keep = areas < 3.5 * med
-        kept = [q for q, k in zip(kept, keep, strict=True) if k]
-        kept_alone = [a for a, k in zip(kept_alone, keep, strict=True) if k]
-    n_found = len(kept)
-    if guessed is not None and cfg.detect_neighbours:
+        keep = (areas < 3.5 * med).tolist()
+        kept = [v for v, k in zip(kept, keep, strict=True) if k]
+        kept_alone = [v for v, k in zip(kept_alone, keep, strict=True) if k]
+        kept_last = [v for v, k in zip(kept_last, keep, strict=True) if k]
+    if guessed is None:
+        # a last-resort quad counts only when it is read (a zone printed on a board has an
+        # edge all round it too): a caller that does not read them does not get them
+        kept = [v for v, last in zip(kept, kept_last, strict=True) if not last]
+        kept_alone = [v for v, last in zip(kept_alone, kept_last, strict=True) if not last]
+        kept_last = [False] * len(kept)
+    elif cfg.detect_neighbours:
         from vision.neighbours import neighbour_quads
 
-        more = neighbour_quads(kept, kept_alone, masks.blur, masks.otsu_t * 0.8, cfg)
+        models = [q for q, last in zip(kept, kept_last, strict=True) if not last]
+        alone_models = [a for a, last in zip(kept_alone, kept_last, strict=True) if not last]
+        more = neighbour_quads(models, alone_models, masks.blur, masks.otsu_t * 0.8, cfg)
         kept += more
         kept_alone += [False] * len(more)
+        kept_last += [True] * len(more)
     if guessed is not None:
-        guessed[:] = [i >= n_found for i in range(len(kept))]
+        guessed[:] = kept_last
     if apart is not None:
         apart[:] = kept_alone
     inv = 1.0 / scale
@@ -571,7 +622,8 @@ def detect(
     for c in blobs:
         # a blob of overlapping cards: bigger than any one card, not one of the cards kept
         area = float(cv2.contourArea(c))
-        if n_found and area < 1.2 * min(quad_area(q) for q in kept[:n_found]):
+        found = [q for q, last in zip(kept, kept_last, strict=True) if not last]
+        if found and area < 1.2 * min(quad_area(q) for q in found):
             continue
         left.append(c.reshape(-1, 2).astype(np.float32) * inv)
     return [order_clockwise(q * inv) for q in kept], left

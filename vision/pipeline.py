@@ -103,13 +103,14 @@ class RecognizerConfig:
     canny_low: int = 40
     canny_high: int = 120
     canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
-    # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "hull" (edge
-    # outlines filled), "otsu2"
-    detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "hull")
-    # a "hull" quad is taken only where no other mask found a quad, or found only one
+    # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "closed"
+    # (Otsu's with its specks closed), "hull" (edge outlines filled), "otsu2"
+    detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "closed", "hull")
+    # a "hull" or "closed" quad is taken only where no other mask found a quad, or only one
     # between hull_frame and hull_yield x its area (a frame printed on the card)
     hull_yield: float = 0.35
     hull_frame: float = 0.12
+    hull_side_ratio: float = 1.6  # ... and only when its opposite sides are this alike
     # the masks besides Otsu are skipped when the cards found in it cover every bright
     # region but detect_left_over x the smallest card area
     detect_skip_clear: bool = True
@@ -753,7 +754,7 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
-            if not any(r.card is not None for r in readings) or _paper_rim(bgr, self.config):
+            if not any(r.card is not None for r in readings) or paper_rim(bgr, self.config):
                 whole = self._whole_frame(pyr)
                 if whole is not None:
                     return [whole]  # what was found inside it is its print
@@ -1110,7 +1111,7 @@ def _paper_light(v: np.ndarray, uneven: float = 1.3) -> np.ndarray | None:
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
 
-def _paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
+def paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
     """Whether the picture's rim is nearly all card paper: light (at least 0.6 x the
     picture's bright level) and unsaturated, as a photo cropped to a card is."""
     h, w = bgr.shape[:2]

@@ -218,7 +218,13 @@ class _Learner:
             quads = [cq.corners for cq in self.rec.find_cards(bgr)]
             h, w = bgr.shape[:2]
             whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-            for quad in quads or [whole]:
+            from vision.pipeline import paper_rim
+
+            # a picture cropped to the card (its rim is paper) is the card itself, though
+            # outlines may be found inside it
+            if not quads or paper_rim(bgr, self.rec.config):
+                quads.append(whole)
+            for quad in quads:
                 interp = self.rec.interpretations(pyr, quad, target)[0]
                 for r in interp.reads:
                     if r.rank_feat is None or r.suit_feat is None:
