@@ -252,7 +252,9 @@ class RecognizerConfig:
     # covering most of the one before, has a card's shape but is no card (one end shows
     # the top card's index turned on its side, the other end no index); such an unread
     # quad is left to the fan stage, which reads the covered corners (above 1.0: never)
-    lone_corner_min_confidence: float = 0.7
+    lone_corner_min_confidence: float = 0.75
+    # a 10's "1" is at most this wide (of the rank glyph's height) where its digits part
+    ten_one_width: float = 0.5
     # an index whose glyphs come within this many px (of the pyramid level read) of the
     # picture's edge is not read: the edge may have cut a 4 into something like an A
     edge_margin: float = 2.0
@@ -1088,12 +1090,33 @@ class Recognizer:
                 conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
         if piece > r1 - cfg.piece_margin:
             conf = min(conf, 0.49) * 0.5  # looks as much like a piece of a glyph (a lone 0)
+        if ro[0] == _TEN and not all(_ten_shaped(r.rank_mask, cfg) for r in reads):
+            conf = min(conf, 0.49) * 0.5  # two glyphs side by side, but no "1" first
         if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
         return CardReading(card, corners, float(round(conf, 4)), alts)
 
 
 _CLUB = SUIT_CLASSES.index("C")
+_TEN = RANK_CLASSES.index("T")
+
+
+def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
+    """Whether a rank glyph read as a 10 is shaped like one: at most two runs of inked
+    columns, the first one narrow (the "1"); one run is a "10" whose digits touch.  Two
+    indices side by side (an 8 beside the 7 of the card over it) are read as a 10 too."""
+    if mask is None or mask.size == 0:
+        return True
+    cols = np.flatnonzero(mask.any(axis=0))
+    if len(cols) == 0:
+        return True
+    breaks = np.flatnonzero(np.diff(cols) > 1)
+    if len(breaks) == 0:
+        return True
+    if len(breaks) > 1:
+        return False
+    first = int(cols[breaks[0]] - cols[0] + 1)
+    return first <= cfg.ten_one_width * mask.shape[0]
 _SPADE = SUIT_CLASSES.index("S")
 
 

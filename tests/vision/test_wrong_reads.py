@@ -71,3 +71,44 @@ def test_fan_row_names_no_card_that_is_not_there(fan_crops, seed) -> None:
     said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
     extra = [c for c in said if c not in hand.codes]
     assert not extra, (seed, extra, hand.codes)
+
+
+# (layout, seed, spread, step, jitter): two indices side by side -- an 8 and the 7 of the
+# card over it (fan 390), or a 4 and a pip -- read as a 10, which has a narrow "1" first
+# (pipeline._ten_shaped); a row's outline read as a KC from a scrap of the top card's picture
+# at one corner, the opposite corner showing no index (row 34: lone_corner_min_confidence)
+HANDS = [("fan", 350, 8.0, 0.26, 0.0), ("fan", 390, 8.0, 0.26, 0.0),
+         ("row", 34, 0.0, 0.26, 2.5)]
+
+
+@pytest.mark.parametrize("hand_args", HANDS)
+def test_hand_names_no_card_that_is_not_there(fan_crops, hand_args) -> None:
+    import frames
+
+    from vision.pipeline import Recognizer
+
+    layout, seed, spread, step, jitter = hand_args
+    hand = frames.fan_hand(fan_crops, 5, seed=seed, spread=spread, layout=layout, step=step,
+                           jitter=jitter)
+    said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+    assert [c for c in said if c not in hand.codes] == [], (hand_args, said, hand.codes)
+
+
+def test_a_ten_must_start_with_a_narrow_one() -> None:
+    import numpy as np
+
+    from vision.pipeline import RecognizerConfig, _ten_shaped
+
+    cfg = RecognizerConfig()
+    ten = np.zeros((40, 40), np.uint8)
+    ten[:, 2:8] = 255  # "1"
+    ten[:, 14:38] = 255  # "0"
+    two = np.zeros((40, 60), np.uint8)
+    two[:, 0:24] = 255  # an 8 ...
+    two[:, 30:54] = 255  # ... and a 7 beside it
+    touching = np.full((40, 36), 255, np.uint8)
+    assert _ten_shaped(ten, cfg) and _ten_shaped(touching, cfg) and _ten_shaped(None, cfg)
+    assert not _ten_shaped(two, cfg)
+    three = ten.copy()
+    three[:, 10:12] = 255
+    assert not _ten_shaped(three, cfg)
