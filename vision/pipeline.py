@@ -1116,7 +1116,7 @@ def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
     if len(breaks) > 1:
         return False
     first = int(cols[breaks[0]] - cols[0] + 1)
-    return first <= cfg.ten_one_width * mask.shape[0]
+    return bool(first <= cfg.ten_one_width * mask.shape[0])
 _SPADE = SUIT_CLASSES.index("S")
 
 
