@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+import companion  # noqa: F401  (first: one BLAS thread, set before numpy is imported)
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
