@@ -48,8 +48,8 @@ def test_deck_sheet_cells_are_read_by_read_itself(rec: Recognizer) -> None:
     cells = [(img, card.code) for img, card in realdata.deck_sheet_samples()]
     right, total, wrong = _score(rec, cells)
     assert wrong == []
-    # measured 180/208 (the Italian queens abstain)
-    assert right >= 0.82 * total, (right, total)
+    # measured 190/208 (the Italian queens abstain)
+    assert right >= 0.88 * total, (right, total)
 
 
 def test_rectified_photos_of_single_cards(rec: Recognizer) -> None:
@@ -61,7 +61,7 @@ def test_rectified_photos_of_single_cards(rec: Recognizer) -> None:
     assert len(samples) >= 45
     right, total, wrong = _score(rec, samples)
     assert wrong == []  # a king's picture holds frames that once read as a JC
-    assert right >= 0.95 * total, (right, total)
+    assert right >= 0.97 * total, (right, total)  # measured 220/220
 
 
 def test_without_the_fallback_cropped_cards_are_not_found(rec: Recognizer) -> None:
