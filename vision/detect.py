@@ -211,6 +211,23 @@ def _skewed(quad: np.ndarray, ratio: float) -> bool:
                 or max(sides[1], sides[3]) > ratio * min(sides[1], sides[3]))
 
 
+def _paper_round(gray: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Whether the ring between quad ``outer`` and quad ``inner`` (a frame printed on a
+    card) is about as light as the paper inside the frame, as a card's margin is."""
+    ring = np.zeros(gray.shape, np.uint8)
+    cv2.fillPoly(ring, [np.round(outer).astype(np.int32)], 1)
+    inside = np.zeros_like(ring)
+    cv2.fillPoly(inside, [np.round(inner).astype(np.int32)], 1)
+    ring &= 1 - inside
+    if not ring.any() or not inside.any():
+        return False
+    paper = float(np.percentile(gray[inside > 0], 80))
+    return float(np.median(gray[ring > 0])) >= 0.8 * paper
+
+
+RAGGED = ("closed", "hull")  # masks whose card corners may be eaten away
+
+
 class _Masks:
     """Binary masks in which a card should be one component, named; plain Otsu first (it
     gives the whole extent of a card that lies apart) and Otsu cut along edges, then the
@@ -296,8 +313,11 @@ class _Masks:
             # the outlines of edges, filled: a card whose outline shows as an edge all
             # round (or nearly: a shadow may break it) though its paper is no brighter than
             # the table nor evenly lit
+            # (pieces of one outline up to hull_gap px apart are one outline: the edges
+            # are grown by that much to be grouped, and the filled hulls shrunk back)
             edges = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
-            edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+            grow = 2 * (cfg.hull_gap // 2) + 1
+            edges = cv2.dilate(edges, np.ones((grow, grow), np.uint8))
             found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             hull = np.zeros_like(edges)
             big = 0.25 * cfg.min_card_area * self.blur.size
@@ -307,6 +327,8 @@ class _Masks:
                 cv2.drawContours(hull, hulls, -1, 255, thickness=cv2.FILLED)
                 # one pixel apart: hulls that touch stay separate regions
                 cv2.drawContours(hull, hulls, -1, 0, thickness=1)
+                if grow > 3:
+                    hull = cv2.erode(hull, np.ones((grow - 2, grow - 2), np.uint8))
                 masks.append(("hull", hull))
         if "otsu2" in cfg.detect_masks:
             # a second Otsu split among the brighter pixels: card against a light table
@@ -522,7 +544,7 @@ def detect(
                 for sx0, sy0, sx1, sy1 in single
             ):
                 continue  # a piece of a card found whole (the cut mask is inside Otsu's)
-            r = _quad_from_contour(c, cfg, img_area, ragged=name == "closed")
+            r = _quad_from_contour(c, cfg, img_area, ragged=name in RAGGED)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle
             if r is not None:
@@ -568,9 +590,13 @@ def detect(
             if not near:
                 return True
             frame = max(near, key=lambda o: o[0])
+            # a printed frame sits in the middle of its card, with paper all round it
+            off = float(np.hypot(*(frame[1].mean(axis=0) - t[1].mean(axis=0))))
             return (
                 cfg.hull_frame * t[0] <= frame[0] < cfg.hull_yield * t[0]
+                and off < 0.1 * math.sqrt(t[0])
                 and all(_overlap(o[1], frame[1]) > 0.5 for o in near)
+                and _paper_round(masks.blur, t[1], frame[1])
             )
 
         cands = others + [t for t in cands if id(t[2]) in hulls and free(t)]
