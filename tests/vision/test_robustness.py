@@ -18,17 +18,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from vision_robustness import CHANGES, labelled, score  # noqa: E402
 
-if realdata.data_dir() is None:  # a missing folder must fail the run, not skip it
-    raise RuntimeError("the shared photos are missing: expected ../shared/data beside "
-                       "the repository")
-
-
-@pytest.fixture(scope="module")
-def rec() -> Recognizer:
-    cv2.setNumThreads(1)
-    return Recognizer()
-
-
 # (folder, change, floor): measured 60, 60, 61, 62, 64 of 64 and 80, 81 of 85
 CASES = [
     ("webcam-grey", "jpeg q30", 58),

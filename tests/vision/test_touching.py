@@ -13,16 +13,6 @@ from vision.detect import detect, quad_area
 from vision.neighbours import keep_read_guesses, neighbour_quads
 from vision.pipeline import CardReading, Recognizer, RecognizerConfig
 
-if realdata.data_dir() is None:  # a missing folder must fail the run, not skip it
-    raise RuntimeError("the shared photos are missing: expected ../shared/data beside "
-                       "the repository")
-
-
-@pytest.fixture(scope="module")
-def rec() -> Recognizer:
-    cv2.setNumThreads(1)
-    return Recognizer()
-
 
 @pytest.fixture(scope="module")
 def crops(rec: Recognizer) -> list[tuple[np.ndarray, str]]:

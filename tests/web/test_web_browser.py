@@ -12,18 +12,14 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
-from web_helpers import PIN, TINY_WIN, make_app
+from web_helpers import PIN, TIMEOUT_MS, TINY_WIN, launch_chromium, make_app, tablet_page
 
 from companion.table.session import TableSession
 from web.server import TableServer
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-TIMEOUT_MS = 8000
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +30,7 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"the browser tests need Debian's Chromium at {CHROMIUM} "
-                    "(scripts/setup.sh --test installs it)")
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    browser = launch_chromium(playwright)
     yield browser
     browser.close()
 
@@ -52,17 +45,9 @@ def server(session: TableSession, examples_dir: Path) -> Iterator[TableServer]:
 
 def open_page(browser: Browser, server: TableServer, *, width: int = 1024, height: int = 768,
               pin: str | None = None, still: bool = False) -> tuple[Page, list[str]]:
-    """A fresh tablet; ``still`` turns animations off (the page honours reduced motion), so
-    that a screenshot is the same on every run."""
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  reduced_motion="reduce" if still else "no-preference")
-    context.set_default_timeout(TIMEOUT_MS)
-    if pin is not None:
-        context.add_init_script(f"localStorage.setItem('table.pin', {pin!r});")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/")
+    """A fresh tablet (see :func:`web_helpers.tablet_page`), once it shows the state."""
+    page, errors = tablet_page(browser, server.url + "/", width=width, height=height, pin=pin,
+                               still=still)
     expect(page.locator("body")).to_have_attribute("data-state-id", str_id(server))
     return page, errors
 

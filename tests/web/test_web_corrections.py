@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import PIN, make_app
+from web_helpers import PIN, launch_chromium, make_app, tablet_page
 
 from companion.table.runtime import PlayOptions, feed_camera
 from companion.table.session import TableSession
@@ -220,17 +220,9 @@ def test_tablet_answers_which_card_and_starts_a_deck(
     table.watch()
     capture = next(q["capture"] for q in session.questions() if q.get("capture"))
     with TableServer(table.app) as server, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        browser = launch_chromium(p)
         try:
-            context = browser.new_context(viewport={"width": 1024, "height": 768})
-            context.set_default_timeout(8000)
-            context.add_init_script(f"localStorage.setItem('table.pin', {PIN!r});")
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server.url + "/")
+            page, errors = tablet_page(browser, server.url + "/")
             box = page.locator(f".question[data-capture='{capture}']")
             expect(box).to_contain_text("cannot read the card on Jaffar's pile")
             # The camera's picture of the card is shown beside the question.

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import PIN, make_app
+from web_helpers import PIN, launch_chromium, make_app, tablet_page
 
 from companion.table.runtime import PlayOptions, feed_camera
 from companion.table.session import TableSession
@@ -147,17 +147,9 @@ def test_teach_screen_in_chromium(tmp_path: Path, session: TableSession,
     teaching = CameraTeaching(control, tmp_path / "decks")
     enable(app, teaching)
     with TableServer(app) as server, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        browser = launch_chromium(p)
         try:
-            context = browser.new_context(viewport={"width": 1024, "height": 768})
-            context.set_default_timeout(8000)
-            context.add_init_script(f"localStorage.setItem('table.pin', {PIN!r});")
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server.url + "/")
+            page, errors = tablet_page(browser, server.url + "/")
             page.locator("#menu-open").click()
             page.locator("#teach-open").click()
             expect(page.locator("#teach-setup")).to_be_visible()
