@@ -235,7 +235,8 @@ def side_notch(mask: np.ndarray) -> float:
     """Depth (of the width) of the deepest dent in the sides of a suit shape between 20% and
     62% of its height: a club's waist between its lobes (about 0.1-0.25), which a spade,
     heart or diamond does not have (below about 0.06)."""
-    m = (mask > 0).astype(np.uint8)
+    # findContours takes any non-zero pixel as ink: a uint8 mask needs no 0/1 copy
+    m = mask if mask.dtype == np.uint8 else (mask > 0).astype(np.uint8)
     h, w = m.shape
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not cs:
@@ -251,9 +252,12 @@ def side_notch(mask: np.ndarray) -> float:
     if d is None:
         return 0.0
     best = 0.0
-    for _s, _e, f, depth in d.reshape(-1, 4):
-        y = c[f, 0, 1] / h
-        x = c[f, 0, 0] / w
+    # plain ints: a few defects, each costing more in numpy scalars than in Python
+    d = d.reshape(-1, 4)
+    far = c.reshape(-1, 2)[d[:, 2]].tolist()
+    for (px, py), depth in zip(far, d[:, 3].tolist(), strict=True):
+        y = py / h
+        x = px / w
         if 0.2 < y < 0.62 and (x < 0.4 or x > 0.6):
             best = max(best, depth / 256.0 / w)
     return float(best)

@@ -354,6 +354,16 @@ class CornerRead:
         # asked for many times while the ways up are weighed; the scores are final by then
         return float(self.rank_scores.max() + self.suit_scores.max())
 
+    @cached_property
+    def rank_list(self) -> list[float]:
+        """The rank scores as a plain list (:meth:`Recognizer.decide` orders them often)."""
+        return list(self.rank_scores.tolist())
+
+    @cached_property
+    def suit_best(self) -> int:
+        """The index of the best suit score (the first of equal ones)."""
+        return _argmax(self.suit_scores.tolist(), len(SUIT_CLASSES))
+
 
 def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: RecognizerConfig) -> bool:
     """Whether a long straight edge (a covering card's side) runs through or along the
@@ -397,6 +407,11 @@ def _area(corners: tuple[tuple[float, float], ...]) -> float:
 def _has_colour(image: np.ndarray) -> bool:
     if image.ndim != 3 or image.shape[2] < 3:
         return False
+    # a colour frame mostly shows it in its first rows already: those alone first
+    head = image[:70:7, ::7, :3].astype(np.int16)
+    if bool(np.abs(head[:, :, 0] - head[:, :, 1]).max() > 2
+            or np.abs(head[:, :, 1] - head[:, :, 2]).max() > 2):
+        return True
     sub = image[::7, ::7, :3].astype(np.int16)
     return bool(np.abs(sub[:, :, 0] - sub[:, :, 1]).max() > 2
                 or np.abs(sub[:, :, 1] - sub[:, :, 2]).max() > 2)
@@ -449,7 +464,7 @@ class IndexReader:
         if paper < 60:
             return []
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
-        mask = (v < thr).astype(np.uint8)
+        mask = _below(v, thr)
         out = self._cut(patch, v, thr, mask)
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
@@ -460,7 +475,7 @@ class IndexReader:
             core = _percentile(v, 2.0)
             if thr - core > 2 * cfg.ink_min_contrast:
                 dark = (core + thr) / 2
-                out = self._cut(patch, v, dark, (v < dark).astype(np.uint8))
+                out = self._cut(patch, v, dark, _below(v, dark))
         return out
 
     def _cut(
@@ -701,6 +716,7 @@ class Recognizer:
         # the last frame read, in grey (for the QR reader of vision.identify, which would
         # otherwise convert the same frame again)
         self.frame_gray: np.ndarray | None = None
+        self._centre_rect = _canonical_rect(self.config.centre_size)
 
     # -- detection
     def find_cards(self, image: np.ndarray) -> list[CardQuad]:
@@ -923,9 +939,12 @@ class Recognizer:
             for (i, k), r in zip(jobs, self.reader.read_patches(patches), strict=True):
                 reads[i][k] = keep(i, k, r)
         with stages("decide"):
+            # what decide() made of a card's first corner, kept for when that corner
+            # alone is its reading (the same reads give the same reading)
+            memo: dict[tuple[int, ...], CardReading] = {}
             again = [
                 (i, k + 2) for i, k in jobs
-                if single[i] and not self._clear(warps[i], reads[i])
+                if single[i] and not self._clear(warps[i], reads[i], memo)
             ]
         if again:
             with stages("rectify"):
@@ -940,7 +959,7 @@ class Recognizer:
         for w, rd, t in zip(warps, reads, tried, strict=True):
             mine = [rd[k] for k in range(4) if k % 2 in w.ways]
             interps = self._interpret(w.q, w.sides, w.ways, mine, tried=t)
-            staged.append(self._stage(pyr, interps, False))
+            staged.append(self._stage(pyr, interps, False, memo))
         with stages("pip check"):
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
@@ -956,7 +975,12 @@ class Recognizer:
         lo, hi = cfg.single_area
         return [bool(a and lo * med <= s <= hi * med) for a, s in zip(apart, areas, strict=True)]
 
-    def _clear(self, w: _CornerWarp, reads: list[CornerRead | None]) -> bool:
+    def _clear(
+        self,
+        w: _CornerWarp,
+        reads: list[CornerRead | None],
+        memo: dict[tuple[int, ...], CardReading] | None = None,
+    ) -> bool:
         """Whether the first index corner read names the card surely enough that the
         opposite corner need not be read."""
         if len(w.ways) == 1:
@@ -968,7 +992,9 @@ class Recognizer:
             best_reads = interps[0].reads
         if not best_reads:
             return False
-        reading = self.decide(best_reads, (), alternatives=False)
+        reading = self.decide(best_reads, (), alternatives=memo is not None)
+        if memo is not None:
+            memo[tuple(map(id, best_reads))] = reading
         if reading.card is None or reading.card.rank in self.config.centre_ranks:
             return False  # ranks the corners confuse: both corners must agree
         return reading.confidence >= self.config.second_corner_below
@@ -977,7 +1003,11 @@ class Recognizer:
         return self._decide_staged(*self._stage(pyr, interps, True))
 
     def _stage(
-        self, pyr: _Pyramid, interps: list[_Interpretation], score: bool
+        self,
+        pyr: _Pyramid,
+        interps: list[_Interpretation],
+        score: bool,
+        memo: dict[tuple[int, ...], CardReading] | None = None,
     ) -> tuple[_Interpretation, CardReading, Centre | None]:
         """The corners' reading of the best way up, and the centre if it is to be looked
         at (its pips' shapes scored now, or later in a batch)."""
@@ -985,7 +1015,12 @@ class Recognizer:
         corners = tuple((float(x), float(y)) for x, y in best.corners)
         if not best.reads:
             return best, CardReading(None, corners, 0.0), None
-        reading = self.decide(best.reads, corners)
+        known = memo.get(tuple(map(id, best.reads))) if memo else None
+        if known is not None:
+            # decided already from these same reads (corners aside, which it passes on)
+            reading = CardReading(known.card, corners, known.confidence, known.alternatives)
+        else:
+            reading = self.decide(best.reads, corners)
         centre = None
         cfg = self.config
         if cfg.use_centre and (
@@ -993,7 +1028,8 @@ class Recognizer:
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks)
         ):
             suit = np.mean([r.suit_scores for r in best.reads], axis=0)
-            s1, s2 = np.sort(suit)[-2:][::-1]
+            # the two best (float32 scalars, so that their difference is float32's too)
+            s1, s2 = (suit.dtype.type(x) for x in sorted(suit.tolist())[-2:][::-1])
             # the pips' shapes are read too only when the corners' suit is not clear
             want_suit = float(s1 - s2) < self.config.centre_suit_below
             with self.stages("pip check"):
@@ -1025,7 +1061,7 @@ class Recognizer:
         lvl = 0
         while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
             lvl += 1
-        m = cv2.getPerspectiveTransform(q / (2**lvl), _canonical_rect((W, H)))
+        m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
         crop = cv2.warpPerspective(pyr.level(lvl), m, (W, H), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
         centre = analyse_centre(crop, cfg, self.reader, want_suit)
@@ -1041,6 +1077,8 @@ class Recognizer:
         strict: float = 1.0,
         alternatives: bool = True,
     ) -> CardReading:
+        # This runs some thirty times per frame on arrays of 4 and 15 scores: the sums are
+        # made in numpy (float32, as the scores are), the orderings on plain lists.
         cfg = self.config
         rank = _mean_scores([r.rank_scores for r in reads])
         suit: NDArray[np.floating[Any]] = _mean_scores([r.suit_scores for r in reads])
@@ -1049,10 +1087,12 @@ class Recognizer:
         # a lone "0" (a queen's loop) says nothing
         picture = centre is not None and centre.kind == "picture"
         upto = n_real if picture else len(rank)
-        corner_rank = int(rank[:upto].argmax())
-        corner_suit = int(suit.argmax())
-        agree = all(int(r.rank_scores[:upto].argmax()) == corner_rank for r in reads) and all(
-            int(r.suit_scores.argmax()) == corner_suit for r in reads
+        rl: list[float] = rank.tolist()
+        sl: list[float] = suit.tolist()
+        corner_rank = _argmax(rl, upto)
+        corner_suit = _argmax(sl, len(sl))
+        agree = all(_argmax(r.rank_list, upto) == corner_rank for r in reads) and all(
+            r.suit_best == corner_suit for r in reads
         )
         veto = False
         if centre is not None:
@@ -1060,13 +1100,15 @@ class Recognizer:
             if centre.suit_scores is not None:
                 w = cfg.centre_suit_weight
                 suit = (suit + w * centre.suit_scores) / (1 + w)
-            veto = centre.contradicts(RANK_MODEL_CLASSES[int(np.argmax(rank[: len(RANK_CLASSES)]))])
-        piece = float(rank[n_real:].max()) if len(rank) > n_real and not picture else -1.0
-        rank = rank[:n_real]
-        ro = np.argsort(-rank)
-        so = np.argsort(-suit)
-        r1, r2 = float(rank[ro[0]]), float(rank[ro[1]])
-        s1, s2 = float(suit[so[0]]), float(suit[so[1]])
+                sl = suit.tolist()
+            rl = rank.tolist()
+            veto = centre.contradicts(RANK_MODEL_CLASSES[_argmax(rl, n_real)])
+        piece = max(rl[n_real:]) if len(rl) > n_real and not picture else -1.0
+        del rl[n_real:]
+        ro = sorted(range(n_real), key=rl.__getitem__, reverse=True)
+        so = sorted(range(len(sl)), key=sl.__getitem__, reverse=True)
+        r1, r2 = rl[ro[0]], rl[ro[1]]
+        s1, s2 = sl[so[0]], sl[so[1]]
         need = cfg.abstain_margin * (1.0 if len(reads) >= 2 else cfg.single_corner_factor)
         need *= strict
         rank_conf = _margin_conf(r1 - r2, r1, need, cfg.min_rank_similarity)
@@ -1076,16 +1118,16 @@ class Recognizer:
             conf = min(conf, 0.49) * 0.5
         alts: tuple[tuple[str, float], ...] = ()
         if alternatives:
+            # the pair sums in float32, as the scores are
+            sums = np.add.outer(rank[ro[:3]], suit[so[:3]]).tolist()
             combos = []
-            for ri in ro[:3]:
-                for si in so[:3]:
-                    combos.append(
-                        (float(rank[ri] + suit[si]) / 2, RANK_CLASSES[ri] + SUIT_CLASSES[si])
-                    )
+            for a, ri in enumerate(ro[:3]):
+                for b, si in enumerate(so[:3]):
+                    combos.append((sums[a][b] / 2, RANK_CLASSES[ri] + SUIT_CLASSES[si]))
             combos.sort(reverse=True)
             alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
         card = None
-        if {int(so[0]), int(so[1])} == {_CLUB, _SPADE}:
+        if {so[0], so[1]} == {_CLUB, _SPADE}:
             sign = 1.0 if so[0] == _CLUB else -1.0
             if any(sign * r.club_over_spade < cfg.club_spade_margin for r in reads):
                 conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
@@ -1096,6 +1138,12 @@ class Recognizer:
         if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
         return CardReading(card, corners, float(round(conf, 4)), alts)
+
+
+def _argmax(values: list[float], n: int) -> int:
+    """``int(np.argmax(values[:n]))`` of a plain list (the first of equal maxima)."""
+    head = values[:n] if n < len(values) else values
+    return head.index(max(head))
 
 
 _CLUB = SUIT_CLASSES.index("C")
@@ -1127,9 +1175,9 @@ def _paper_light(v: np.ndarray, uneven: float = 1.3) -> np.ndarray | None:
     factor ``uneven``; None when the light is even."""
     h, w = v.shape[:2]
     small = cv2.resize(v, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
-    bg = cv2.dilate(small, np.ones((9, 9), np.uint8))
+    bg = cv2.dilate(small, _SQUARE9)
     bg = cv2.blur(bg, (5, 5))
-    lo, hi = float(bg.min()), float(bg.max())
+    lo, hi, _, _ = cv2.minMaxLoc(bg)
     if lo <= 0 or hi / lo < uneven:
         return None
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
@@ -1152,7 +1200,13 @@ def paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
     if float(np.mean(sat < cfg.max_card_saturation)) < cfg.whole_frame_paper:
         return False
     grey = rim.sum(axis=1) / 3.0
-    sample = bgr[:: 2 * step, :: 2 * step].reshape(-1, 3).astype(np.int16).sum(axis=1) / 3.0
+    # the channel sums of every 2 step-th pixel, added plane by plane (no copy of the
+    # strided pixels first)
+    sub = bgr[:: 2 * step, :: 2 * step]
+    total = sub[:, :, 0].astype(np.int16)
+    total += sub[:, :, 1]
+    total += sub[:, :, 2]
+    sample = total.reshape(-1) / 3.0
     bright = float(np.percentile(sample, 95.0))
     return bool(np.mean(grey >= 0.6 * bright) >= cfg.whole_frame_paper)
 
@@ -1177,6 +1231,7 @@ def _margin_conf(margin: float, best: float, need: float, floor: float) -> float
 
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_SQUARE9 = np.ones((9, 9), np.uint8)
 
 
 def _ink_channel(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -1224,16 +1279,36 @@ def _long_lines(mask: np.ndarray, stats: np.ndarray, n: int) -> NDArray[np.uint8
 
 
 def _label_mask(labels: np.ndarray, ids: list[int]) -> NDArray[np.uint8]:
-    m = np.asarray(labels == ids[0], dtype=np.bool_)
+    """255 where ``labels`` is one of ``ids``, else 0 (OpenCV's compare gives 0/255 at
+    once)."""
+    # (a number as the second operand is compared with every pixel; the stubs know
+    # only arrays there)
+    m = cv2.compare(labels, ids[0], cv2.CMP_EQ)  # type: ignore[call-overload]
     for i in ids[1:]:
-        m |= labels == i
-    return m.astype(np.uint8) * 255
+        m |= cv2.compare(labels, i, cv2.CMP_EQ)  # type: ignore[call-overload]
+    return np.asarray(m, dtype=np.uint8)
 
 
 def _percentile(gray: np.ndarray, q: float) -> float:
-    flat = gray[::2, ::2].reshape(-1)
-    k = min(len(flat) - 1, max(0, int(len(flat) * q / 100.0)))
-    return float(np.partition(flat, k)[k])
+    """The ``q`` percentile (the k-th smallest level, no interpolation) of every other pixel
+    of every other row of a uint8 picture, read off its histogram: a partition of the
+    pixels costs about twice as much on a corner patch."""
+    flat = gray[::2, ::2]
+    n = flat.shape[0] * flat.shape[1]
+    k = min(n - 1, max(0, int(n * q / 100.0)))
+    if gray.dtype != np.uint8 or gray.ndim != 2:
+        return float(np.partition(flat.reshape(-1), k)[k])
+    cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel())
+    return float(np.searchsorted(cum, k, side="right"))
+
+
+def _below(v: NDArray[np.uint8], thr: float) -> NDArray[np.uint8]:
+    """``(v < thr).astype(np.uint8)`` of a uint8 picture, in one OpenCV call: for whole
+    levels, below ``thr`` is at most ceil(thr) - 1."""
+    t = math.ceil(thr) - 1
+    if t < 0:
+        return np.zeros(v.shape, np.uint8)
+    return np.asarray(cv2.threshold(v, t, 1, cv2.THRESH_BINARY_INV)[1], dtype=np.uint8)
 
 
 def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray | None:
@@ -1338,7 +1413,7 @@ def analyse_centre(
     if paper < 60:
         return Centre("unknown")
     thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
-    mask = (v < thr).astype(np.uint8)
+    mask = _below(v, thr)
     lit = _paper_light(v)
     if lit is not None:
         # light falls unevenly across the card: ink is what is darker than the paper
@@ -1350,25 +1425,29 @@ def analyse_centre(
     mask[:, :mg] = 0
     mask[:, -mg:] = 0
     n, labels, stats = _components(mask)
-    x, y, w, h, a = (stats[1:, i] for i in range(5))
-    if np.any((w > 0.6 * W) & (h > 0.6 * H) & (a > cfg.picture_density * w * h)
-              & (a < 0.85 * w * h)):
+    # the components' stats as plain lists: a card has a few dozen, and numpy's overhead
+    # on arrays that small is most of the cost
+    rows = stats.tolist()
+    dens = cfg.picture_density
+    if any(w > 0.6 * W and h > 0.6 * H and a > dens * w * h and a < 0.85 * w * h
+           for _x, _y, w, h, a in rows[1:]):
         # a picture spanning most of the card (before its frame is cut away as lines: it
         # may be joined to the card's edge by that frame, or by the edge's shadow)
         return Centre("picture")
     L = max(9, int(0.3 * H))
-    if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
+    if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
         lines = _long_lines(mask, stats, L)
         if lines.any():
             mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
             n, labels, stats = _components(mask)
+            rows = stats.tolist()
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     pips = []
     big = other = 0
-    sizable = np.nonzero((stats[:, 3] >= 0.04 * H) | (stats[:, 2] >= 0.04 * H))[0]
-    sizable = sizable[sizable > 0]
-    for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
+    least = 0.04 * H
+    sizable = [(i, r) for i, r in enumerate(rows) if i and (r[3] >= least or r[2] >= least)]
+    for i, (x, y, w, h, a) in sizable:
         if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
             other += 1
             continue
@@ -1403,8 +1482,10 @@ def analyse_centre(
         return Centre("picture")
     if not pips or other:
         return Centre("unknown")
-    areas = np.array([p[5] for p in pips], np.float32)
-    med = float(np.median(areas))
+    # the median pip area (whole pixel counts: as np.median gives it)
+    areas = sorted(p[5] for p in pips)
+    mid = len(areas) // 2
+    med = float(areas[mid]) if len(areas) % 2 else (areas[mid - 1] + areas[mid]) / 2
     same = [p for p in pips if 0.5 * med <= p[5] <= 2.0 * med]
     if len(same) != len(pips):
         return Centre("unknown")
