@@ -50,11 +50,15 @@ def order_clockwise(pts: np.ndarray) -> np.ndarray:
     """Four points ordered clockwise on screen (y down), starting nearest the top-left."""
     p = np.asarray(pts, np.float32).reshape(4, 2)
     xy = p.tolist()
-    cx = (xy[0][0] + xy[1][0] + xy[2][0] + xy[3][0]) / 4
-    cy = (xy[0][1] + xy[1][1] + xy[2][1] + xy[3][1]) / 4
-    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
-    start = min(range(4), key=lambda k: xy[order[k]][0] + xy[order[k]][1])
-    return p[[order[(start + k) % 4] for k in range(4)]]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = xy
+    cx = (x0 + x1 + x2 + x3) / 4
+    cy = (y0 + y1 + y2 + y3) / 4
+    # (plain lists and no lambdas: this runs some fifty times per frame)
+    angles = [math.atan2(y - cy, x - cx) for x, y in xy]
+    order = sorted(range(4), key=angles.__getitem__)
+    sums = [xy[i][0] + xy[i][1] for i in order]
+    start = sums.index(min(sums))  # the first of equal sums, as min(key=...) takes it
+    return p[order[start:] + order[:start]]
 
 
 def turn_quad(q: np.ndarray, k: int) -> np.ndarray:
@@ -283,14 +287,15 @@ class _Masks:
         blur = self.blur[y0:y1, x0:x1]
         not_edges = self.not_edges[y0:y1, x0:x1]
         masks = []
+        faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
         if "paper" in cfg.detect_masks:
             hsv = cv2.cvtColor(self.small[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
             paper = (blur > max(otsu_t * 0.9, 60)) & (hsv[:, :, 1] < cfg.max_card_saturation)
             masks.append(("paper", cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges)))
         if "faint" in cfg.detect_masks:
             # regions closed by faint edges (a white card on a light grey table)
-            faint = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
-            faint = cv2.dilate(faint, np.ones((3, 3), np.uint8))
+            faint_edges = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+            faint = cv2.dilate(faint_edges, np.ones((3, 3), np.uint8))
             masks.append(
                 (
                     "faint",
@@ -315,7 +320,8 @@ class _Masks:
             # the table nor evenly lit
             # (pieces of one outline up to hull_gap px apart are one outline: the edges
             # are grown by that much to be grouped, and the filled hulls shrunk back)
-            edges = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+            edges = (faint_edges if faint_edges is not None
+                     else cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1]))
             grow = 2 * (cfg.hull_gap // 2) + 1
             edges = cv2.dilate(edges, np.ones((grow, grow), np.uint8))
             found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

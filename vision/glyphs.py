@@ -34,32 +34,40 @@ MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
 TOPK = 1  # a class scores the mean similarity of its TOPK nearest exemplars
 
 
+_CELLS = GLYPH_SIZE // 8
+# the first histogram bin of each pixel's 8 px cell, pixel by pixel of a square
+_CELL_BIN = (
+    (np.arange(GLYPH_SIZE)[:, None] // 8 * _CELLS + np.arange(GLYPH_SIZE)[None, :] // 8) * 9
+).reshape(-1)
+_AREA_BITS = (GLYPH_SIZE * GLYPH_SIZE).bit_length() - 1
+# a square's pixels are a power of 2: a pixel's square and place in it are bit fields
+assert 1 << _AREA_BITS == GLYPH_SIZE * GLYPH_SIZE
+
+
 def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Histograms of oriented gradients of N GLYPH_SIZE squares (N x S x S): 8 px cells,
     9 unsigned orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised
     (N x 324)."""
-    f = imgs.astype(np.float32)
-    num = f.shape[0]
+    num = imgs.shape[0]
+    f = imgs.astype(np.int16)
     gx = np.zeros_like(f)
     gy = np.zeros_like(f)
     gx[:, :, 1:-1] = f[:, :, 2:] - f[:, :, :-2]
     gy[:, 1:-1, :] = f[:, 2:, :] - f[:, :-2, :]
-    mag = np.sqrt(gx * gx + gy * gy).reshape(-1)
     # glyphs are masks: most pixels have no gradient and add nothing to any bin, so only
     # the others are binned (the same sums, in the same order, for a fraction of the work)
-    nz = np.flatnonzero(mag)
-    mag = mag[nz]
-    ang = np.arctan2(gy.reshape(-1)[nz], gx.reshape(-1)[nz]) % np.pi
+    nz = np.flatnonzero(gx | gy)
+    dx = gx.reshape(-1)[nz].astype(np.float32)
+    dy = gy.reshape(-1)[nz].astype(np.float32)
+    mag = np.sqrt(dx * dx + dy * dy)
+    ang = np.arctan2(dy, dx) % np.pi
     pos = ang / (np.pi / 9.0) - 0.5
     b0 = np.floor(pos).astype(np.int64)
     w1 = pos - b0
     b0 %= 9
     b1 = (b0 + 1) % 9
-    n = GLYPH_SIZE // 8
-    area = GLYPH_SIZE * GLYPH_SIZE
-    cell = np.arange(GLYPH_SIZE) // 8
-    cid = ((cell[:, None] * n + cell[None, :]) * 9).reshape(-1)
-    base = (nz // area) * (n * n * 9) + cid[nz % area]
+    n = _CELLS
+    base = (nz >> _AREA_BITS) * (n * n * 9) + _CELL_BIN[nz & ((1 << _AREA_BITS) - 1)]
     idx = np.concatenate([base + b0, base + b1])
     wts = np.concatenate([mag * (1 - w1), mag * w1])
     hist = np.bincount(idx, weights=wts, minlength=num * n * n * 9).astype(np.float32)
@@ -173,7 +181,11 @@ class Exemplars:
             q = q @ self.proj
             q /= np.linalg.norm(q, axis=1, keepdims=True) + 1e-6
         sims = q @ self._ft
-        sims -= aspect_weight * np.abs(aspects[:, None] - self.aspects[None, :])
+        # the aspect penalty, made in one scratch array (queries x exemplars)
+        pen = aspects[:, None] - self.aspects[None, :]
+        np.abs(pen, out=pen)
+        pen *= aspect_weight
+        sims -= pen
         if TOPK <= 1:
             out[:, self._classes] = np.maximum.reduceat(sims, self._starts, axis=1)
             return out
