@@ -169,6 +169,7 @@ class RecognizerConfig:
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
     centre_size: tuple[int, int] = (125, 175)
+    line_thickness: float = 0.02  # ink thinner than this (of the crop's height) on average
     index_zone: tuple[float, float] = (0.24, 0.5)  # corner boxes holding the indices (x, y)
     pip_height: tuple[float, float] = (0.05, 0.22)
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
@@ -1458,6 +1459,8 @@ def analyse_centre(
         in_bottom = y >= H - zy
         if (in_left or in_right) and (in_top or in_bottom):
             continue  # a corner index
+        if a < cfg.line_thickness * H * max(w, h):
+            continue  # a piece of a thin printed frame, broken where the print is faint
         if h > 0.3 * H or w > 0.45 * W:
             cx, cy = x + w / 2, y + h / 2
             if (
