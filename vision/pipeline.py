@@ -77,6 +77,8 @@ class RecognizerConfig:
 
     # canonical upright card crop (width, height) in pixels; 63 x 88 mm
     crop_size: tuple[int, int] = (250, 350)
+    # a suit glyph at most this much wider than tall (a flatter one is a piece of a glyph)
+    suit_max_aspect: float = 1.7
     # corner index search window, as fractions of the crop (width, height)
     index_window: tuple[float, float] = (0.30, 0.44)
     # a rank glyph's height as a fraction of the card height
@@ -567,6 +569,8 @@ class IndexReader:
                 continue
             sc = best[1]
             sx0, sy0, sx1, sy1 = sc[1], sc[2], sc[1] + sc[3], sc[2] + sc[4]
+            if sx1 - sx0 > cfg.suit_max_aspect * (sy1 - sy0):
+                continue  # no suit is that flat: a piece of one (its lobes cut off)
             suit_ids = [sc[0]]
             for c in comps:
                 if c in rank or c is sc:

@@ -185,41 +185,69 @@ def _rank_text(rank: str) -> str:
     return "10" if rank == "T" else rank
 
 
-def _draw_index(face: Image, card: Card, colour: tuple[int, int, int]) -> None:
+# index styles: (rank height, index pip size) as fractions of the card's width
+INDEX_STYLES = {"standard": (0.13, 0.10), "large": (0.18, 0.13), "jumbo": (0.24, 0.16)}
+
+
+def _draw_index(face: Image, card: Card, colour: tuple[int, int, int],
+                style: str = "standard") -> None:
     """Rank and small pip in the top-left corner (the caller rotates for bottom-right)."""
     w = face.shape[1]
+    rank_h, pip_w = INDEX_STYLES[style]
     text = _rank_text(card.rank)
     font = cv2.FONT_HERSHEY_DUPLEX
-    target_h = 0.13 * w
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
-    scale = target_h / th
+    scale = rank_h * w / th
     thick = max(1, int(round(scale * 1.6)))
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    cx = 0.11 * w
+    cx = max(0.11 * w, 0.04 * w + tw / 2)
     org = (int(round(cx - tw / 2)), int(round(0.05 * w + th)))
     cv2.putText(face, text, org, font, scale, colour, thick, cv2.LINE_AA)
-    pip = 0.1 * w
+    pip = pip_w * w
     _draw_shapes(face, _pip_polys(card.suit, cx, 0.05 * w + th + 0.04 * w + pip / 2, pip), colour)
 
 
-def render_card_face(card: Card | str, width: int = 300) -> tuple[Image, Image]:
-    """A drawn playing card: ``(face BGR, alpha mask)``, ``width`` x ``width*7/5`` pixels."""
+def _copy_index_right(face: Image, card: Card, colour: tuple[int, int, int], index: str) -> None:
+    """The top-left index drawn again, upright, in the top-right corner."""
+    h, w = face.shape[:2]
+    sheet = np.full_like(face, 255)
+    _draw_index(sheet, card, colour, index)
+    ink = (sheet != 255).any(axis=2)
+    ys, xs = np.nonzero(ink)
+    if len(xs) == 0:
+        return
+    x0, x1, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.max()) + 1
+    # as far from the right edge as the top-left index is from the left one
+    part, where = sheet[:y1, x0:x1], ink[:y1, x0:x1]
+    face[:y1, w - x1 : w - x0][where] = part[where]
+
+
+def render_card_face(
+    card: Card | str, width: int = 300, index: str = "standard", four_corners: bool = False
+) -> tuple[Image, Image]:
+    """A drawn playing card: ``(face BGR, alpha mask)``, ``width`` x ``width*7/5`` pixels.
+    ``index``: a style of :data:`INDEX_STYLES` (a jumbo-index deck's are big);
+    ``four_corners``: an index in every corner, as some decks print them."""
     if isinstance(card, str):
         card = Card.from_code(card)
-    face, mask = _card_face_cached(card, width)
+    face, mask = _card_face_cached(card, width, index, four_corners)
     return face.copy(), mask.copy()
 
 
 @functools.lru_cache(maxsize=128)
-def _card_face_cached(card: Card, width: int) -> tuple[Image, Image]:
+def _card_face_cached(
+    card: Card, width: int, index: str = "standard", four_corners: bool = False
+) -> tuple[Image, Image]:
     colour = _RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
     face, mask = _blank_card(width)
     h, w = face.shape[:2]
-    # Both index corners: draw one, turn the card half round, draw again.
-    _draw_index(face, card, colour)
-    face = np.ascontiguousarray(np.rot90(face, 2))
-    _draw_index(face, card, colour)
-    face = np.ascontiguousarray(np.rot90(face, 2))
+    # Both index corners: draw one, turn the card half round, draw again (four corners:
+    # the same index, upright, in the top-right and bottom-left too)
+    for _ in range(2):
+        _draw_index(face, card, colour, index)
+        if four_corners:
+            _copy_index_right(face, card, colour, index)
+        face = np.ascontiguousarray(np.rot90(face, 2))
     if card.rank in _LAYOUTS:
         pip = 0.17 * w
         x0, x1 = 0.3 * w, 0.7 * w
