@@ -168,60 +168,89 @@ def _step(profile: np.ndarray, lo: int, hi: int) -> tuple[int, float]:
     return k + 1, float(d[k])
 
 
-def snap_corner(img: np.ndarray, quad: np.ndarray, cfg: RecognizerConfig) -> np.ndarray | None:
-    """The card quad of an index pose moved onto the card's own edges, or None when the
-    card shows no top edge (paper over something darker, straight across the index) and
-    no left edge where the pose expects them: then the glyphs are no index corner.
+def snap_corner(
+    img: np.ndarray, quad: np.ndarray, cfg: RecognizerConfig, turns: int | None = None
+) -> np.ndarray | None:
+    """The card quad of an index pose moved onto the card's own edges in ``img`` (a
+    pyramid level, grey or BGR), or None when the card shows no top edge (paper over
+    something darker, straight across the index) and no left edge where the pose expects
+    them: then the glyphs are no index corner.
 
     The pose's corner is extrapolated from the rank glyph; the patch is warped with a
     margin beyond it, and the edges are found as the steepest rise of the grey level
     (table, or a shadowed card edge, to paper) in two bands each, which must agree (a
-    straight edge square to the glyphs)."""
+    straight edge square to the glyphs).  Where both edges are found but lean from the
+    pose (the pair's axis is only roughly the card's: a suit pip sits under the middle of
+    a rank glyph that may lean), the pose is turned by the lean they show, about the rank,
+    and the edges looked for again (``fan_snap_turns`` times at most)."""
     W, H = cfg.crop_size
     mx, my = int(cfg.fan_snap_margin * W), int(cfg.fan_snap_margin * H)
-    ox, oy = cfg.fan_corner_offset
     pw, ph = int(0.3 * W) + mx, int(0.3 * H) + my
     rect = _canonical_rect((W, H)) + np.array([mx, my], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), rect)
-    g = cv2.cvtColor(cv2.warpPerspective(img, m, (pw, ph), flags=cv2.INTER_LINEAR,
-                                         borderMode=cv2.BORDER_REPLICATE),
-                     cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if img.ndim == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    g = cv2.warpPerspective(img, m, (pw, ph), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     reach = int(cfg.fan_snap_reach * H)
-    need = cfg.fan_edge_contrast
-    # top edge: rows' mean over two bands of columns above the index
-    bands = ((mx + int(0.02 * W), mx + int(0.09 * W)), (mx + int(0.10 * W), mx + int(0.17 * W)))
-    tops = [_step(g[:, a:b].mean(axis=1), my - reach, my + reach) for a, b in bands]
     # left edge: columns' mean over two bands of rows beside the index
     rows = ((my + int(0.06 * H), my + int(0.14 * H)), (my + int(0.14 * H), my + int(0.24 * H)))
     lefts = [_step(g[a:b, :].mean(axis=0), mx - reach, mx + reach) for a, b in rows]
-    if min(c for _, c in tops) < need or min(c for _, c in lefts) < cfg.fan_side_contrast:
+    if min(c for _, c in lefts) < cfg.fan_side_contrast:
         return None
-    (ya, _), (yb, _) = tops
     (xa, _), (xb, _) = lefts
-    if abs(ya - yb) > cfg.fan_snap_bend * H or abs(xa - xb) > cfg.fan_snap_bend * H:
-        return None
-    # the corner where the two edges meet, and the card along them, in patch pixels
-    ca = (bands[0][0] + bands[0][1]) / 2
-    cb = (bands[1][0] + bands[1][1]) / 2
     ra = (rows[0][0] + rows[0][1]) / 2
     rb = (rows[1][0] + rows[1][1]) / 2
-    top_dir = np.array([cb - ca, yb - ya], np.float32)
-    left_dir = np.array([xb - xa, rb - ra], np.float32)
-    top_dir /= np.linalg.norm(top_dir)
-    left_dir /= np.linalg.norm(left_dir)
-    p_top = np.array([ca, ya], np.float32)
-    p_left = np.array([xa, ra], np.float32)
-    corner = _meet(p_top, top_dir, p_left, left_dir)
-    if corner is None:
+    lean: float | None = None
+    # top edge: rows' mean over two bands of columns above the index; where the pair
+    # nearest the corner finds it bent, the next pairs (further along it) in turn
+    for a0, a1, b0, b1 in cfg.fan_snap_bands:
+        bands = ((mx + int(a0 * W), mx + int(a1 * W)), (mx + int(b0 * W), mx + int(b1 * W)))
+        tops = [_step(g[:, a:b].mean(axis=1), my - reach, my + reach) for a, b in bands]
+        if min(c for _, c in tops) < cfg.fan_edge_contrast:
+            break
+        (ya, _), (yb, _) = tops
+        ca = (bands[0][0] + bands[0][1]) / 2
+        cb = (bands[1][0] + bands[1][1]) / 2
+        if abs(ya - yb) > cfg.fan_snap_bend * H or abs(xa - xb) > cfg.fan_snap_bend * H:
+            # both edges leaning the same way: the card is turned from the pose
+            lean_top = math.degrees(math.atan2(yb - ya, cb - ca))
+            lean_left = -math.degrees(math.atan2(xb - xa, rb - ra))
+            if (lean is None and abs(lean_top - lean_left) <= cfg.fan_snap_lean_agree
+                    and abs(lean_top + lean_left) / 2 <= cfg.fan_snap_max_lean):
+                lean = (lean_top + lean_left) / 2
+            continue
+        # the corner where the two edges meet, and the card along them, in patch pixels
+        top_dir = np.array([cb - ca, yb - ya], np.float32)
+        left_dir = np.array([xb - xa, rb - ra], np.float32)
+        top_dir /= np.linalg.norm(top_dir)
+        left_dir /= np.linalg.norm(left_dir)
+        corner = _meet(np.array([ca, ya], np.float32), top_dir,
+                       np.array([xa, ra], np.float32), left_dir)
+        # the glyphs must sit where an index sits from the corner: near the pose's guess
+        if corner is None or abs(corner[0] - mx) > reach or abs(corner[1] - my) > reach:
+            break
+        pts = np.array([corner, corner + top_dir * W, corner + top_dir * W + left_dir * H,
+                        corner + left_dir * H], np.float32)
+        back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(m))
+        return np.asarray(back.reshape(4, 2), np.float32)
+    left = cfg.fan_snap_turns if turns is None else turns
+    if lean is None or left <= 0:
         return None
-    pts = np.array([corner, corner + top_dir * W, corner + top_dir * W + left_dir * H,
-                    corner + left_dir * H], np.float32)
-    back = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(m)).reshape(4, 2)
-    # the glyphs must sit where an index sits from the corner: not far off the pose's guess
-    if abs(corner[0] - mx) > reach or abs(corner[1] - my) > reach:
-        return None
-    del ox, oy
-    return np.asarray(back, np.float32)
+    return snap_corner(img, _turn(quad, lean, cfg), cfg, left - 1)
+
+
+def _turn(quad: np.ndarray, degrees: float, cfg: RecognizerConfig) -> np.ndarray:
+    """A pose's quad turned by ``degrees`` (clockwise on the image) about its rank glyph."""
+    ox, oy = cfg.fan_corner_offset
+    o = quad[0].astype(np.float64)
+    r = (quad[1] - quad[0]).astype(np.float64)
+    d = (quad[3] - quad[0]).astype(np.float64)
+    # the rank's middle: its top-left at the corner offset, about half a rank's size on
+    pivot = o + r * (ox + 0.05) + d * (oy + cfg.fan_rank_ratio / 2)
+    t = math.radians(degrees)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    return np.asarray((quad.astype(np.float64) - pivot) @ rot.T + pivot, np.float32)
 
 
 def _meet(p: np.ndarray, u: np.ndarray, q: np.ndarray, v: np.ndarray) -> np.ndarray | None:
@@ -346,12 +375,15 @@ def read_fans(
     rect = _canonical_rect(cfg.crop_size)
     patches = []
     snapped = []
+    grays: dict[int, np.ndarray] = {}  # the levels in grey, where the edges are looked for
     for p in poses:
         side = float(np.hypot(*(p.quad[3] - p.quad[0])))
         lvl = _level_for(side, 1.3 * H)
+        if lvl not in grays:
+            grays[lvl] = cv2.cvtColor(pyr.level(lvl), cv2.COLOR_BGR2GRAY)
         got = None
         for guess in (p.quad, *p.turned):
-            got = snap_corner(pyr.level(lvl), guess / 2**lvl, cfg)
+            got = snap_corner(grays[lvl], guess / 2**lvl, cfg)
             if got is not None:
                 break
         if got is None:
@@ -454,7 +486,9 @@ def judge(
         rh, rw = read.rank_mask.shape
         top = RANK_CLASSES[int(np.argmax(read.rank_scores[: len(RANK_CLASSES)]))]
         gap = cfg.fan_rank_gap[0 if top == "T" else 1]
-        if rw > cfg.fan_rank_aspect * rh or rank_gap(read.rank_mask) > gap:
+        parts = 2 if top == "T" else 1
+        if (rw > cfg.fan_rank_aspect * rh or rank_gap(read.rank_mask) > gap
+                or rank_parts(read.rank_mask, cfg.fan_rank_part) > parts):
             return "wide", None  # glyphs of two cards side by side (a covering card's faint
             # edge between them) taken for one rank: wider than any rank is tall, or in
             # parts further apart than a 10's digits
@@ -467,6 +501,19 @@ def judge(
     if r.card is None or r.confidence < cfg.fan_min_confidence:
         return "margin", None
     return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
+
+
+def rank_parts(mask: np.ndarray, least: float) -> int:
+    """How many pieces a rank glyph's mask is in, counting those of at least ``least``
+    times the largest one's area: one for a rank but a 10 (two, or one where its digits
+    touch); another beside it is a piece of a pip or of another card's glyph that the
+    reader joined to it (a 10's 0 and its pip beside it read as a 9)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats((mask > 0).view(np.uint8),
+                                                      connectivity=8)
+    if n <= 2:
+        return n - 1
+    area = stats[1:, cv2.CC_STAT_AREA]
+    return int(np.count_nonzero(area >= least * area.max()))
 
 
 def rank_gap(mask: np.ndarray) -> float:

@@ -210,7 +210,7 @@ class RecognizerConfig:
     fan_corner_offset: tuple[float, float] = (0.045, 0.045)  # rank's top-left from the corner
     # degrees the card is turned from the rank-to-suit axis, tried in this order until its
     # edges are found
-    fan_turns: tuple[float, ...] = (0.0,)
+    fan_turns: tuple[float, ...] = (0.0, -5.0, 5.0, -10.0, 10.0)
     # the card's top and left edges are looked for this far (of the card) around the
     # corner guessed from the glyphs; they must rise by fan_edge_contrast grey levels and
     # bend by no more than fan_snap_bend (of the card height) over the index
@@ -219,6 +219,16 @@ class RecognizerConfig:
     fan_edge_contrast: float = 25.0
     fan_side_contrast: float = 12.0  # the left edge may lie on the card before: fainter
     fan_snap_bend: float = 0.012
+    # edges found leaning from the pose by up to fan_snap_max_lean degrees, both the same
+    # way (to fan_snap_lean_agree degrees): the pose is turned by that much and the edges
+    # looked for again, fan_snap_turns times at most
+    fan_snap_turns: int = 2
+    fan_snap_max_lean: float = 20.0
+    fan_snap_lean_agree: float = 8.0
+    # the top edge's two bands of columns (of the card width from its corner); the next
+    # pair is tried where the one before finds the edge bent (a rounded corner)
+    fan_snap_bands: tuple[tuple[float, float, float, float], ...] = (
+        (0.02, 0.09, 0.10, 0.17), (0.05, 0.11, 0.12, 0.18))
     fan_edge_margin: float = 0.02  # ink this much (of the card) outside the rank is cut off
     fan_box_tolerance: float = 0.025  # glyphs read this far (of the card height) off: no
     fan_rank_shift: float = 0.05  # nor a rank read this far from the glyph paired (of it)
@@ -233,6 +243,9 @@ class RecognizerConfig:
     # ... nor one with blank columns between its parts this wide (x its height), for a 10
     # and for any other rank (a single stroke, but a covering card's edge beside it)
     fan_rank_gap: tuple[float, float] = (0.12, 0.05)
+    # ... nor one in more pieces than the rank has (a 10 two, the others one), counting
+    # those of at least this times the largest one's area
+    fan_rank_part: float = 0.2
     fan_hard_ranks: tuple[str, ...] = ("T", "J", "Q")  # read or runner-up: ...
     fan_hard_factor: float = 1.5  # ... this margin factor instead
     fan_min_confidence: float = 0.52  # (0.5: a margin just at the need; the covered

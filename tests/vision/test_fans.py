@@ -8,7 +8,7 @@ import pytest
 import realdata
 
 from vision.detect import order_clockwise
-from vision.fan import CARD_ASPECT, blank, edge_segments, rank_gap, snap_corner
+from vision.fan import CARD_ASPECT, blank, edge_segments, rank_gap, rank_parts, snap_corner
 from vision.identify import CardResult
 from vision.pipeline import Recognizer, RecognizerConfig
 
@@ -53,7 +53,7 @@ def test_covered_cards_are_read_and_never_misread(crops) -> None:
     assert with_fans[1] == without[1] >= 50
     # the stage reads far more of the covered corners than outline corners alone did
     assert with_fans[0] >= 3 * max(1, without[0]), (with_fans, without)
-    assert with_fans[0] >= 0.42 * with_fans[1], with_fans
+    assert with_fans[0] >= 0.50 * with_fans[1], with_fans
 
 
 def test_a_covered_card_is_marked_partial_with_a_card_shaped_quad(crops) -> None:
@@ -114,6 +114,37 @@ def test_glyphs_away_from_a_card_corner_are_no_index(crops) -> None:
     assert snap_corner(img, pose(300, 400), cfg) is None  # mid-card: paper all round
 
 
+@pytest.mark.parametrize("degrees", [12.0, -12.0, 17.0])
+def test_a_card_turned_from_its_pose_is_snapped_turned(degrees: float) -> None:
+    """The pose's axis (rank to suit) is only roughly the card's: edges found leaning the
+    same way turn the pose by their lean, and the corner is found on the card."""
+    import math
+
+    import cv2
+
+    cfg = RecognizerConfig()
+    img = np.full((900, 900, 3), (40, 80, 40), np.uint8)
+    h = 600.0
+    w = h * CARD_ASPECT
+    t = math.radians(degrees)
+    r = np.array([math.cos(t), math.sin(t)])
+    d = np.array([-math.sin(t), math.cos(t)])
+    o = np.array([300.0, 150.0])
+    card = np.array([o, o + r * w, o + r * w + d * h, o + d * h])
+    cv2.fillPoly(img, [np.round(card).astype(np.int32)], (235, 235, 235))
+    # an upright pose about the card's rank glyph
+    ox, oy = cfg.fan_corner_offset
+    at = np.array([(ox + 0.05) * w, (oy + 0.054) * h])
+    p0 = o + r * at[0] + d * at[1] - at
+    pose = np.float32([p0, p0 + (w, 0), p0 + (w, h), p0 + (0, h)])
+    assert snap_corner(img, pose, cfg, turns=0) is None  # the edges lean from the pose
+    snapped = snap_corner(img, pose, cfg)
+    assert snapped is not None
+    assert float(np.hypot(*(snapped[0] - o))) < 5
+    u = snapped[1] - snapped[0]
+    assert abs(math.degrees(math.atan2(u[1], u[0])) - degrees) < 2
+
+
 def test_frames_of_separate_cards_are_unchanged_by_the_stage(crops) -> None:
     import frames
 
@@ -159,6 +190,24 @@ def test_a_rank_glyph_joined_to_a_far_stroke_is_no_rank() -> None:
     assert rank_gap(ten) <= cfg.fan_rank_gap[0]
     assert rank_gap(three_and_line) > cfg.fan_rank_gap[0]
     assert rank_gap(np.ones((40, 20), np.uint8)) == 0.0
+
+
+def test_a_rank_glyph_joined_to_a_piece_of_pip_is_no_rank() -> None:
+    """A 10's 0 with a piece of the pip beside it read as one glyph looks like a 9: a
+    rank is in one piece (a 10 in two), beside specks too small to count."""
+    ten = np.zeros((40, 30), np.uint8)
+    ten[:, 2:6] = 1
+    ten[:, 9:28] = 1
+    cfg = RecognizerConfig()
+    assert rank_parts(ten, cfg.fan_rank_part) == 2
+    zero_and_pip = np.zeros((40, 44), np.uint8)
+    zero_and_pip[:, 0:18] = 1
+    zero_and_pip[15:, 24:42] = 1
+    assert rank_parts(zero_and_pip, cfg.fan_rank_part) == 2
+    speck = np.zeros((40, 30), np.uint8)
+    speck[:, 0:18] = 1
+    speck[0:3, 26:28] = 1
+    assert rank_parts(speck, cfg.fan_rank_part) == 1
 
 
 def test_a_covering_cards_edge_is_painted_out_before_reading() -> None:
