@@ -687,11 +687,12 @@
     }
   }
 
-  // Sends one change with the PIN and the state_id on screen; true when the table took it.
-  async function change(url, body, retried) {
-    if (busy || !state) return false;
+  // POSTs ``body`` with the PIN and the state_id on screen: {res, data}, or null when
+  // nothing was sent (busy, no PIN) or the table could not be reached (said on screen).
+  async function post(url, body) {
+    if (busy || !state) return null;
     const pin = await ensurePin();
-    if (pin === null) return false;
+    if (pin === null) return null;
     busy = true;
     render();
     let res;
@@ -707,9 +708,17 @@
       busy = false;
       message("Could not reach the table. Nothing changed.", "error");
       render();
-      return false;
+      return null;
     }
     busy = false;
+    return { res, data };
+  }
+
+  // Sends one change; true when the table took it.
+  async function change(url, body, retried) {
+    const sent = await post(url, body);
+    if (sent === null) return false;
+    const { res, data } = sent;
     if (res.ok) {
       message("");
       setState(data);
@@ -746,27 +755,10 @@
   // "It's the queen of spades": the game goes on with the real card, and the deck profile
   // learns the camera's picture of it (POST /api/captures/<id>/correct).
   async function fixCard(capture, code, extra, retried) {
-    if (busy || !state) return false;
-    const pin = await ensurePin();
-    if (pin === null) return false;
-    busy = true;
-    render();
-    let res;
-    let data = {};
-    try {
-      res = await fetch(`/api/captures/${encodeURIComponent(capture)}/correct`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Table-PIN": pin },
-        body: JSON.stringify({ card: code, ...(extra || {}), state_id: state.state_id }),
-      });
-      data = await res.json().catch(() => ({}));
-    } catch (err) {
-      busy = false;
-      message("Could not reach the table. Nothing changed.", "error");
-      render();
-      return false;
-    }
-    busy = false;
+    const sent = await post(`/api/captures/${encodeURIComponent(capture)}/correct`,
+                            { card: code, ...(extra || {}) });
+    if (sent === null) return false;
+    const { res, data } = sent;
     if (res.ok) {
       ui.fixing = null;
       setState(data);
