@@ -384,17 +384,11 @@ class CornerRead:
 def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: RecognizerConfig) -> bool:
     """Whether a long straight edge (a covering card's side) runs through or along the
     glyphs' box: then the index may be cut, and one glyph may look like another."""
-    gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120)
-    ph = patch.shape[0]
-    segs = cv2.HoughLinesP(edges, 1, np.pi / 90, threshold=int(0.2 * ph),
-                           minLineLength=int(cfg.overlap_edge_length * ph), maxLineGap=3)
-    if segs is None:
-        return False
+    segs = fan_stage.edge_segments(patch, cfg)
     x0, y0, x1, y1 = box
     pad = 3
     rect = (x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
-    for sx0, sy0, sx1, sy1 in segs.reshape(-1, 4):
+    for sx0, sy0, sx1, sy1 in segs.tolist():
         ok, _, _ = cv2.clipLine(rect, (int(sx0), int(sy0)), (int(sx1), int(sy1)))
         if ok:
             return True

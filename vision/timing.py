@@ -12,6 +12,7 @@ the recognizer carries the hooks in production.  CPU time of this process is mea
 
 from __future__ import annotations
 
+import contextlib
 import time
 from types import TracebackType
 
@@ -37,22 +38,7 @@ class _Span:
         totals[self._name] = totals.get(self._name, 0.0) + time.process_time() - self._t0
 
 
-class _Off:
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self,
-        _t: type[BaseException] | None,
-        _e: BaseException | None,
-        _tb: TracebackType | None,
-    ) -> None:
-        return None
-
-
-_OFF = _Off()
+_OFF: contextlib.nullcontext[None] = contextlib.nullcontext()
 
 
 class Stages:
@@ -62,7 +48,7 @@ class Stages:
         self.enabled = enabled
         self.totals: dict[str, float] = {}
 
-    def __call__(self, name: str) -> _Span | _Off:
+    def __call__(self, name: str) -> _Span | contextlib.nullcontext[None]:
         return _Span(self, name) if self.enabled else _OFF
 
     def reset(self) -> dict[str, float]:
