@@ -165,8 +165,11 @@ class RecognizerConfig:
     min_confidence: float = 0.5  # a card is named only at or above this confidence
     # club or spade is named, the other the runner-up, only when every index corner's suit
     # glyph by itself (before the waist check, which a spade's stalk can fool) prefers the
-    # suit named by at least this much: the glyph and the shape evidence must agree
-    club_spade_margin: float = 0.0
+    # suit named by at least this much: the glyph and the shape evidence must agree.  A
+    # little below 0 lets a small index through whose glyph is a near tie but whose shape
+    # is clear (the spade's stalk taken for a club's waist left the glyph 0.04 and more
+    # the other way)
+    club_spade_margin: float = -0.025
     single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
@@ -270,8 +273,12 @@ class RecognizerConfig:
     # the top card's index turned on its side, the other end no index); such an unread
     # quad is left to the fan stage, which reads the covered corners (above 1.0: never)
     lone_corner_min_confidence: float = 0.75
-    # a 10's "1" is at most this wide (of the rank glyph's height) where its digits part
-    ten_one_width: float = 0.5
+    # a 10's "1" is at most this wide (of the rank glyph's height) across its middle rows
+    ten_one_width: float = 0.4
+    # a glyph within this many px (of the 250x350 card crop) of the cleared left rim of an
+    # index patch, joined to ink along the rim, is cut by the card's found edge (an 8 whose
+    # left stroke is lost reads as a 3): not read
+    cut_glyph_gap: int = 3
     # an index whose glyphs come within this many px (of the pyramid level read) of the
     # picture's edge is not read: the edge may have cut a 4 into something like an A
     edge_margin: float = 2.0
@@ -464,6 +471,9 @@ class IndexReader:
         w, h = cfg.crop_size
         self.pw = int(round(cfg.index_window[0] * w))
         self.ph = int(round(cfg.index_window[1] * h))
+        # the rows and columns along a patch's outer edges that are cleared before the
+        # glyphs are cut (the card's edge, the table beyond it)
+        self.rim = max(2, int(0.008 * h))
 
     # -- glyph extraction
     def glyphs(self, patch: np.ndarray) -> list[_Glyphs]:
@@ -475,10 +485,13 @@ class IndexReader:
             return []
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = _below(v, thr)
-        out = self._cut(patch, v, thr, mask)
+        ink = mask.copy()
+        out = self._cut(patch, v, thr, mask, ink)
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
-            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS))
+            # (against the ink as found: thinning parts a glyph the card's edge cuts from
+            # the rim)
+            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS), ink)
         if not out:
             # ... or keep only the ink's darker half: between blurred glyphs that touch,
             # the bridge is lighter than their strokes
@@ -489,11 +502,18 @@ class IndexReader:
         return out
 
     def _cut(
-        self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray
+        self,
+        patch: np.ndarray,
+        v: np.ndarray,
+        thr: float,
+        mask: np.ndarray,
+        ink: np.ndarray | None = None,
     ) -> list[_Glyphs]:
         cfg = self.cfg
         H = cfg.crop_size[1]
-        m = max(2, int(0.008 * H))
+        m = self.rim
+        if ink is None:
+            ink = mask.copy()
         mask[:m, :] = 0
         mask[:, :m] = 0
         n, labels, stats = _components(mask)
@@ -514,6 +534,9 @@ class IndexReader:
         sizable = sizable[sizable > 0]
         for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
             touches = x <= m or y <= m or x + w >= pw - 1 or y + h >= ph - 1
+            near = m + cfg.cut_glyph_gap
+            if not touches and x <= near:
+                touches = _runs_to_rim(labels, i, ink, (x, y, w, h), m)
             if touches:
                 continue
             comps.append((i, x, y, w, h, a))
@@ -555,7 +578,7 @@ class IndexReader:
                         x1, y1 = max(x1, cx1), max(y1, cy1)
                         changed = True
             rh = y1 - y0
-            if (x1 - x0) > 1.6 * rh:
+            if (x1 - x0) > 2.0 * rh:
                 continue
             # suit: the nearest component below, overlapping the rank's columns
             best = None
@@ -1162,10 +1185,27 @@ _CLUB = SUIT_CLASSES.index("C")
 _TEN = RANK_CLASSES.index("T")
 
 
+def _runs_to_rim(
+    labels: np.ndarray, i: int, ink: np.ndarray, box: tuple[int, int, int, int], m: int
+) -> bool:
+    """Whether component ``i`` (``box``: x, y, w, h) is a glyph cut lengthwise by the
+    patch's left edge: joined by unbroken ink of ``ink`` (the mask before its rim of
+    ``m`` px was cleared) to ink in the rim along at least half its height.  That is a
+    stroke beyond the card's found edge (an 8 missing its left stroke reads as a 3).  At
+    the top edge a glyph's round top often grazes a tight outline and stays readable."""
+    x, y, w, h = box
+    if ink[y : y + h, :m].any(axis=1).mean() < 0.5:
+        return False
+    rows = np.flatnonzero(labels[y : y + h, x] == i) + y
+    return bool(len(rows) and ink[rows, : x + 1].all(axis=1).any())
+
+
 def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
     """Whether a rank glyph read as a 10 is shaped like one: at most two runs of inked
     columns, the first one narrow (the "1"); one run is a "10" whose digits touch.  Two
-    indices side by side (an 8 beside the 7 of the card over it) are read as a 10 too."""
+    indices side by side (an 8 beside the 7 of the card over it) are read as a 10 too.
+    The "1" is measured across its middle rows, where only its stem is: a serif font's
+    "1" stands on a foot as wide as a digit."""
     if mask is None or mask.size == 0:
         return True
     cols = np.flatnonzero(mask.any(axis=0))
@@ -1176,8 +1216,19 @@ def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
         return True
     if len(breaks) > 1:
         return False
-    first = int(cols[breaks[0]] - cols[0] + 1)
-    return bool(first <= cfg.ten_one_width * mask.shape[0])
+    h = mask.shape[0]
+    first = mask[h // 3 : max(h // 3 + 1, (2 * h) // 3), cols[0] : cols[breaks[0]] + 1] > 0
+    inked = first.any(axis=1)
+    if not inked.any():
+        return True
+    # each row's extent, from its first inked column to its last; the median row is the
+    # stem's (a flag or a foot reaches into the band at one end only)
+    left = first.argmax(axis=1)[inked]
+    right = first.shape[1] - first[:, ::-1].argmax(axis=1)[inked]
+    width = float(np.median(right - left))
+    return bool(width <= cfg.ten_one_width * h)
+
+
 _SPADE = SUIT_CLASSES.index("S")
 
 
