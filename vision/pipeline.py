@@ -170,6 +170,9 @@ class RecognizerConfig:
     # is clear (the spade's stalk taken for a club's waist left the glyph 0.04 and more
     # the other way)
     club_spade_margin: float = -0.025
+    # index corners that disagree on the suit are overruled by the centre's pips when their
+    # shapes name the suit by this margin (on the rank, when the pips counted are its)
+    centre_settles_suit: float = 0.03
     single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
@@ -1126,9 +1129,8 @@ class Recognizer:
         sl: list[float] = suit.tolist()
         corner_rank = _argmax(rl, upto)
         corner_suit = _argmax(sl, len(sl))
-        agree = all(_argmax(r.rank_list, upto) == corner_rank for r in reads) and all(
-            r.suit_best == corner_suit for r in reads
-        )
+        rank_agree = all(_argmax(r.rank_list, upto) == corner_rank for r in reads)
+        suit_agree = all(r.suit_best == corner_suit for r in reads)
         veto = False
         if centre is not None:
             rank = rank + centre.rank_bonus(cfg)
@@ -1149,6 +1151,11 @@ class Recognizer:
         rank_conf = _margin_conf(r1 - r2, r1, need, cfg.min_rank_similarity)
         suit_conf = _margin_conf(s1 - s2, s1, need, cfg.min_suit_similarity)
         conf = min(rank_conf, suit_conf)
+        if centre is not None and not (rank_agree and suit_agree):
+            # the corners disagree: the middle of the card, read by itself, may settle it
+            rank_agree = rank_agree or centre.counts(RANK_CLASSES[ro[0]])
+            suit_agree = suit_agree or centre.prefers(so[0], cfg.centre_settles_suit)
+        agree = rank_agree and suit_agree
         if not agree or veto or ro[0] != corner_rank or so[0] != corner_suit:
             conf = min(conf, 0.49) * 0.5
         alts: tuple[tuple[str, float], ...] = ()
@@ -1168,7 +1175,11 @@ class Recognizer:
                 conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
         if piece > r1 - cfg.piece_margin:
             conf = min(conf, 0.49) * 0.5  # looks as much like a piece of a glyph (a lone 0)
-        if ro[0] == _TEN and not all(_ten_shaped(r.rank_mask, cfg) for r in reads):
+        if (
+            ro[0] == _TEN
+            and not (centre is not None and centre.counts("T"))
+            and not all(_ten_shaped(r.rank_mask, cfg) for r in reads)
+        ):
             conf = min(conf, 0.49) * 0.5  # two glyphs side by side, but no "1" first
         if conf >= cfg.min_confidence:
             card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
@@ -1457,6 +1468,21 @@ class Centre:
             if r in exp:
                 bonus[i] += cfg.centre_rank_bonus
         return bonus
+
+    def counts(self, rank: str) -> bool:
+        """Whether the pips counted are exactly ``rank``'s (2 to 10)."""
+        return self.kind == "pips" and self.count >= 2 and self.expected() == {rank}
+
+    def prefers(self, suit: int, margin: float) -> bool:
+        """Whether the pips' shapes name suit index ``suit``, ahead of the next by
+        ``margin``."""
+        if self.suit_scores is None:
+            return False
+        order = np.argsort(self.suit_scores)[::-1]
+        return bool(
+            int(order[0]) == suit
+            and float(self.suit_scores[order[0]] - self.suit_scores[order[1]]) >= margin
+        )
 
     def contradicts(self, rank: str) -> bool:
         exp = self.expected()

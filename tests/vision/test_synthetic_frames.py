@@ -1,6 +1,7 @@
 """Drawn 1280x720 table frames (vision.synth: 3 to 12 cards at random poses, tilted up to
 45 degrees, on the bundled tables, with light, blur and noise): never a wrong card, most
-cards read, the tens and the small clubs and spades among them.
+cards read, the tens and the small clubs and spades among them.  Where the two index
+corners disagree, the pips in the middle (their count, their shapes) settle it.
 
 The drawn index is OpenCV's duplex face: its "10" is wider than 1.6 times its height and
 its "1" stands on a foot as wide as a digit, both of which the reader once refused, and at
@@ -41,22 +42,23 @@ def test_no_drawn_card_is_misread(tally) -> None:
 
 def test_most_drawn_cards_are_read(tally) -> None:
     seen, read = sum(tally["seen"].values()), sum(tally["read"].values())
-    # measured 259 of 300 (86%); 224 before the wide tens and the near-tie suits were read
-    assert read >= 0.82 * seen, (read, seen)
+    # measured 272 of 300 (91%); 224 before the wide tens, the near-tie suits and the
+    # corners that disagree were settled
+    assert read >= 0.86 * seen, (read, seen)
 
 
 def test_the_drawn_tens_are_read(tally) -> None:
     tens = [c for c in tally["seen"] if c.startswith("T")]
     seen = sum(tally["seen"][c] for c in tens)
     read = sum(tally["read"][c] for c in tens)
-    assert seen >= 10 and read >= 0.7 * seen, (read, seen)  # measured 22 of 26; were 0
+    assert seen >= 10 and read >= 0.8 * seen, (read, seen)  # measured 25 of 26; were 0
 
 
 def test_the_small_clubs_and_spades_are_read(tally) -> None:
     black = [c for c in tally["seen"] if c[1] in "CS"]
     seen = sum(tally["seen"][c] for c in black)
     read = sum(tally["read"][c] for c in black)
-    assert read >= 0.75 * seen, (read, seen)  # measured 126 of 158; were 104
+    assert read >= 0.8 * seen, (read, seen)  # measured 136 of 158; were 104
 
 
 def _text_mask(text: str, font: int) -> np.ndarray:
