@@ -177,6 +177,13 @@ def _quad_from_contour(
         quad = box
     quad = order_clockwise(quad)
     qa = quad_area(quad)
+    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps)
+    if sq is not None:
+        sa = quad_area(sq)
+        if qa < sa <= hull_area / 0.9 and sa > 1.02 * qa:
+            # the polygon cut a corner that the card's sides, run on, give back (ink at
+            # the corner joined to the card's edge ate into its outline)
+            quad, qa = sq, sa
     if ragged and qa > 0 and hull_area / qa >= 1.12:
         # the polygon cut off a ragged corner (a card in shadow, its paper near the
         # threshold): the fitted rectangle holds it all (the sides are refined later)
@@ -206,6 +213,32 @@ def _quad_from_contour(
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
         return None
     return quad, qa
+
+
+def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.float32] | None:
+    """The quad whose sides run along the four longest sides of the convex ``hull``
+    (simplified to within ``eps`` of its perimeter ``peri``), met where they cross: a
+    corner cut off or rounded is a short side between two long ones.  None when the
+    hull has fewer than five sides or its longest four do not make a convex quad."""
+    poly = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if n < 5:
+        return None
+    nxt = np.roll(poly, -1, axis=0)
+    lengths = np.hypot(*(nxt - poly).T)
+    longest = sorted(np.argsort(lengths)[-4:].tolist())
+    if lengths[longest].min() < 0.15 * peri:
+        return None  # not four long sides: no card's outline
+    pts = []
+    for a, b in zip(longest, longest[1:] + longest[:1], strict=True):
+        p = _intersect(poly[a], nxt[a] - poly[a], poly[b], nxt[b] - poly[b])
+        if p is None:
+            return None
+        pts.append(p)
+    quad = np.array(pts, np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    return order_clockwise(quad)
 
 
 def _skewed(quad: np.ndarray, ratio: float) -> bool:

@@ -79,6 +79,9 @@ class RecognizerConfig:
     crop_size: tuple[int, int] = (250, 350)
     # a suit glyph at most this much wider than tall (a flatter one is a piece of a glyph)
     suit_max_aspect: float = 1.7
+    # a suit glyph is at least this tall (of its rank glyph's height; 0.57 and more in the
+    # photos): a shorter one is a piece of it, the rest joined to a frame line or a pip
+    suit_min_height: float = 0.42
     # corner index search window, as fractions of the crop (width, height)
     index_window: tuple[float, float] = (0.30, 0.44)
     # a rank glyph's height as a fraction of the card height
@@ -99,6 +102,9 @@ class RecognizerConfig:
     min_ring_solidity: float = 0.3  # a less solid blob must outline its whole hull
     min_rectangularity: float = 0.85
     max_side_ratio: float = 2.2
+    # a card's outline is also fitted from the four longest sides of its convex hull,
+    # simplified to this share of its perimeter, when that gives back a corner cut off
+    side_fit_eps: float = 0.006
     min_aspect: float = 0.35
     max_overlap: float = 0.5
     max_card_saturation: int = 70
@@ -591,7 +597,7 @@ class IndexReader:
                 cx0, cy0, cx1, cy1 = c[1], c[2], c[1] + c[3], c[2] + c[4]
                 if cy0 < y1 - 0.15 * rh or cy0 > y1 + 0.9 * rh:
                     continue
-                if not (0.3 * rh <= c[4] <= 1.5 * rh):
+                if not (cfg.suit_min_height * rh <= c[4] <= 1.5 * rh):
                     continue
                 if cx1 < x0 - 0.3 * rh or cx0 > x1 + 0.3 * rh:
                     continue

@@ -58,7 +58,7 @@ def test_the_changes_keep_the_picture_whole() -> None:
 @pytest.mark.parametrize(("colour", "floor"), [((200, 200, 200), 36), ((225, 225, 225), 34)])
 def test_cards_on_a_light_table(rec: Recognizer, colour: tuple[int, int, int], floor: int) -> None:
     """Real card crops on a light grey table, their paper hardly lighter (or darker) than
-    it: found from their outlines' edges ("hull" mask).  Measured 41 and 39 of 48."""
+    it: found from their outlines' edges ("hull" mask).  Measured 41 and 40 of 48."""
     import frames
 
     crops = frames.card_crops(rec, realdata.photos("phone-scenes"))

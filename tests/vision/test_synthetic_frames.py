@@ -42,9 +42,9 @@ def test_no_drawn_card_is_misread(tally) -> None:
 
 def test_most_drawn_cards_are_read(tally) -> None:
     seen, read = sum(tally["seen"].values()), sum(tally["read"].values())
-    # measured 272 of 300 (91%); 224 before the wide tens, the near-tie suits and the
-    # corners that disagree were settled
-    assert read >= 0.86 * seen, (read, seen)
+    # measured 279 of 300 (93%); 224 before the wide tens, the near-tie suits, the corners
+    # that disagree and the outlines with a corner cut off on the light table were settled
+    assert read >= 0.88 * seen, (read, seen)
 
 
 def test_the_drawn_tens_are_read(tally) -> None:
@@ -58,7 +58,7 @@ def test_the_small_clubs_and_spades_are_read(tally) -> None:
     black = [c for c in tally["seen"] if c[1] in "CS"]
     seen = sum(tally["seen"][c] for c in black)
     read = sum(tally["read"][c] for c in black)
-    assert read >= 0.8 * seen, (read, seen)  # measured 136 of 158; were 104
+    assert read >= 0.8 * seen, (read, seen)  # measured 140 of 158; were 104
 
 
 def _text_mask(text: str, font: int) -> np.ndarray:
