@@ -219,22 +219,28 @@ def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.fl
     """The quad whose sides run along the four longest sides of the convex ``hull``
     (simplified to within ``eps`` of its perimeter ``peri``), met where they cross: a
     corner cut off or rounded is a short side between two long ones.  None when the
-    hull has fewer than five sides or its longest four do not make a convex quad."""
-    poly = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+    hull has fewer than five sides or its longest four do not make a convex quad.
+    (Plain floats: it runs for every outline of every mask, on a handful of points.)"""
+    poly: list[list[float]] = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).tolist()
     n = len(poly)
     if n < 5:
         return None
-    nxt = np.roll(poly, -1, axis=0)
-    lengths = np.hypot(*(nxt - poly).T)
-    longest = sorted(np.argsort(lengths)[-4:].tolist())
-    if lengths[longest].min() < 0.15 * peri:
+    sides = []
+    for k in range(n):
+        (x0, y0), (x1, y1) = poly[k], poly[(k + 1) % n]
+        sides.append((math.hypot(x1 - x0, y1 - y0), k, x0, y0, x1 - x0, y1 - y0))
+    longest = sorted(sorted(sides, reverse=True)[:4], key=lambda t: t[1])
+    if longest[-1][0] < 0.15 * peri or min(t[0] for t in longest) < 0.15 * peri:
         return None  # not four long sides: no card's outline
     pts = []
     for a, b in zip(longest, longest[1:] + longest[:1], strict=True):
-        p = _intersect(poly[a], nxt[a] - poly[a], poly[b], nxt[b] - poly[b])
-        if p is None:
+        _, _, px, py, ux, uy = a
+        _, _, qx, qy, vx, vy = b
+        den = ux * vy - uy * vx
+        if abs(den) < 1e-6:
             return None
-        pts.append(p)
+        t = ((qx - px) * vy - (qy - py) * vx) / den
+        pts.append((px + t * ux, py + t * uy))
     quad = np.array(pts, np.float32)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
         return None

@@ -1544,15 +1544,15 @@ def analyse_centre(
     least = 0.04 * H
     sizable = [(i, r) for i, r in enumerate(rows) if i and (r[3] >= least or r[2] >= least)]
     for i, (x, y, w, h, a) in sizable:
-        if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
-            other += 1
-            continue
         in_left = x + w <= zx
         in_right = x >= W - zx
         in_top = y + h <= zy
         in_bottom = y >= H - zy
         if (in_left or in_right) and (in_top or in_bottom):
-            continue  # a corner index
+            continue  # a corner index (it may touch the crop's rim: printed near the edge)
+        if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
+            other += 1
+            continue
         if a < cfg.line_thickness * H * max(w, h):
             continue  # a piece of a thin printed frame, broken where the print is faint
         if h > 0.3 * H or w > 0.45 * W:
