@@ -4,8 +4,10 @@
 
 Rank glyphs are rendered from the fonts found on this machine (Debian's fonts-dejavu,
 fonts-liberation, fonts-urw-base35, fonts-noto-mono ...; whichever exist) with OpenCV's
-font renderer, plus the Hershey fonts built into OpenCV.  Suit glyphs come from the same
-fonts (U+2660..U+2666) and from shapes drawn geometrically.  Every glyph is varied in width,
+font renderer, plus the Hershey fonts built into OpenCV, plus a drawn looped "Q" (a narrow O
+whose tail crosses under it in a loop, as many European decks print it and no font here
+does).  Suit glyphs come from the same fonts (U+2660..U+2666) and from shapes drawn
+geometrically.  Every glyph is varied in width,
 stroke weight, slant and resolution so that the exemplars cover printed card indices of
 decks that were never seen.  Nothing is downloaded.
 """
@@ -192,6 +194,35 @@ def _geometric_suits() -> dict[str, list[np.ndarray]]:
     return {k: [c for c in (_crop(v) for v in vs) if c is not None] for k, vs in out.items()}
 
 
+def _looped_queens() -> list[np.ndarray]:
+    """The queen's "Q" of many European decks, which no font here has: a tall narrow O
+    whose tail crosses under it in a loop, running out to both sides.  Drawn, not
+    rendered, in a few proportions and weights."""
+    out = []
+    n = 240
+    for ratio, loop, weight in ((0.58, 0.55, 0.05), (0.66, 0.6, 0.07), (0.74, 0.5, 0.045),
+                                (0.62, 0.7, 0.085)):
+        img = np.zeros((n, n), np.uint8)
+        t = max(2, int(weight * n))
+        cx, oy = n / 2, n * 0.36
+        b = n * 0.3  # the O's half height
+        a = b * ratio
+        cv2.ellipse(img, (int(cx), int(oy)), (int(a), int(b)), 0, 0, 360, 255, t, cv2.LINE_AA)
+        # the loop, across the O's foot
+        ly, lb, la = oy + b * 1.05, b * 0.38, a * loop * 1.25
+        cv2.ellipse(img, (int(cx), int(ly)), (int(la), int(lb)), 0, 0, 360, 255, t, cv2.LINE_AA)
+        # the tail's ends, out and down to either side
+        y0 = ly + lb * 0.5
+        cv2.line(img, (int(cx - la * 0.9), int(y0 - lb * 0.6)),
+                 (int(cx - a * 1.25), int(y0 + lb * 0.1)), 255, t, cv2.LINE_AA)
+        cv2.line(img, (int(cx + la * 0.9), int(y0 - lb * 0.2)),
+                 (int(cx + a * 1.2), int(y0 + lb * 0.6)), 255, t, cv2.LINE_AA)
+        g = _crop(img)
+        if g is not None:
+            out.append(g)
+    return out
+
+
 def augment(glyph: np.ndarray, rng: np.random.Generator, count: int) -> list[np.ndarray]:
     """Variants of one rendered glyph (ink 255 on 0): width, weight, slant, resolution."""
     out = [glyph]
@@ -315,7 +346,14 @@ def build(out_path: str, augments: int = 12, seed: int = 7, max_sim: float = 0.9
     xf, xl, xa = prune(
         *feats(reject_glyphs, augments // 2, np.random.default_rng(seed + 1000)), max_sim
     )
-    rf, rl, ra = np.concatenate([rf, xf]), np.concatenate([rl, xl]), np.concatenate([ra, xa])
+    # the drawn looped queens, also from their own generator
+    queen = RANK_CLASSES.index("Q")
+    qf, ql, qa = prune(
+        *feats([(queen, g) for g in _looped_queens()], augments,
+               np.random.default_rng(seed + 2000)), max_sim
+    )
+    rf, rl, ra = (np.concatenate([rf, qf, xf]), np.concatenate([rl, ql, xl]),
+                  np.concatenate([ra, qa, xa]))
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     np.savez_compressed(
         out_path,

@@ -41,6 +41,11 @@ class IdentifyConfig:
     threshold: float | None = None
     # A code covering at least this fraction of a card quad marks the quad as a printed card.
     code_card_min_area: float = 0.04
+    # a named quad about this square (short over long side, or squarer) is looked into for
+    # a code all the same: a printed QR symbol on the board is a square whose finder
+    # patterns can look like a looped Q (a playing card is 5:7, squarer only when seen
+    # steeply from its side)
+    square_quad: float = 0.86
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,15 @@ def _inside(point: Point, poly: Sequence[Point]) -> bool:
     return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
+def _squareness(quad: Sequence[Point]) -> float:
+    """The mean of two opposite sides of ``quad`` over the mean of the other two, or its
+    inverse: 1.0 for a square, 0.71 for a playing card seen square on."""
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(min(a, b) / max(a, b)) if max(a, b) > 0 else 0.0
+
+
 def _area(poly: Sequence[Point]) -> float:
     if len(poly) < 3:
         return 0.0
@@ -155,8 +169,10 @@ class FrameReader:
         readings = list(self.recognizer.read(image)) if image.size else []
         # Only quads the recognizer could not name are worth a look inside: a playing card
         # it read carries no code, and skipping those keeps a 12-card frame fast.
-        quads = [r.corners for r in readings if len(r.corners) == 4 and r.card is None]
-        named = [r.corners for r in readings if len(r.corners) == 4 and r.card is not None]
+        quads = [r.corners for r in readings if len(r.corners) == 4
+                 and (r.card is None or _squareness(r.corners) >= self.config.square_quad)]
+        named = [r.corners for r in readings if len(r.corners) == 4 and r.card is not None
+                 and _squareness(r.corners) < self.config.square_quad]
         gray = getattr(self.recognizer, "frame_gray", None)
         with self.stages("qr"):
             codes = self.qr.read(image, quads=quads, skip=named, gray=gray)

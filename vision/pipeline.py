@@ -1151,18 +1151,39 @@ class Recognizer:
         ro = sorted(range(n_real), key=rl.__getitem__, reverse=True)
         so = sorted(range(len(sl)), key=sl.__getitem__, reverse=True)
         r1, r2 = rl[ro[0]], rl[ro[1]]
+        if (
+            picture
+            and centre is not None
+            and RANK_CLASSES[ro[0]] in centre.expected()
+            and len(reads) >= 2
+            and all(ro[0] in _top_two(r.rank_list, n_real) for r in reads)
+        ):
+            # a picture in the middle, and both index corners have the rank it allows first
+            # or second: the ranks it rules out (2 to 10) are no rivals (a looped Q that
+            # looks like an 8)
+            allowed = centre.expected()
+            r2 = max((rl[i] for i in ro[1:] if RANK_CLASSES[i] in allowed), default=r2)
         s1, s2 = sl[so[0]], sl[so[1]]
         need = cfg.abstain_margin * (1.0 if len(reads) >= 2 else cfg.single_corner_factor)
         need *= strict
         rank_conf = _margin_conf(r1 - r2, r1, need, cfg.min_rank_similarity)
         suit_conf = _margin_conf(s1 - s2, s1, need, cfg.min_suit_similarity)
         conf = min(rank_conf, suit_conf)
-        if centre is not None and not (rank_agree and suit_agree):
+        settled = False  # the rank named by the centre where the corners disagree
+        if centre is not None and not (rank_agree and suit_agree and ro[0] == corner_rank):
             # the corners disagree: the middle of the card, read by itself, may settle it
-            rank_agree = rank_agree or centre.counts(RANK_CLASSES[ro[0]])
+            named = RANK_CLASSES[ro[0]]
+            settled = (not rank_agree and centre.counts(named)) or (
+                # a picture allows it (and none of 2 to 10), and every corner has it first
+                # or second (a looped Q that the corners take for an 8)
+                centre.kind == "picture"
+                and named in centre.expected()
+                and all(ro[0] in _top_two(r.rank_list, n_real) for r in reads)
+            )
+            rank_agree = rank_agree or settled
             suit_agree = suit_agree or centre.prefers(so[0], cfg.centre_settles_suit)
         agree = rank_agree and suit_agree
-        if not agree or veto or ro[0] != corner_rank or so[0] != corner_suit:
+        if not agree or veto or (ro[0] != corner_rank and not settled) or so[0] != corner_suit:
             conf = min(conf, 0.49) * 0.5
         alts: tuple[tuple[str, float], ...] = ()
         if alternatives:
@@ -1196,6 +1217,14 @@ def _argmax(values: list[float], n: int) -> int:
     """``int(np.argmax(values[:n]))`` of a plain list (the first of equal maxima)."""
     head = values[:n] if n < len(values) else values
     return head.index(max(head))
+
+
+def _top_two(values: list[float], n: int) -> tuple[int, int]:
+    """The indices of the two largest of ``values[:n]``."""
+    head = values[:n]
+    first = head.index(max(head))
+    second = max((i for i in range(len(head)) if i != first), key=head.__getitem__)
+    return first, second
 
 
 _CLUB = SUIT_CLASSES.index("C")

@@ -10,7 +10,7 @@ import pytest
 import realdata
 
 from companion.cards import Card
-from vision.pipeline import DeckProfile, Recognizer
+from vision.pipeline import DeckProfile, Recognizer, RecognizerConfig
 from vision.profile import DeckProfileError, grid_samples
 
 
@@ -40,18 +40,22 @@ def test_sheet_teaching_leave_one_out(
     sheet: list[tuple[np.ndarray, Card]], sheet_parts: list[DeckProfile]
 ) -> None:
     """Each cell read with a profile taught from the 51 others (its rank and suit are
-    learnt from other cards): better than untaught, never wrong."""
-    untaught = realdata.score_sheet(Recognizer(), sheet)
-    correct = wrong = 0
-    for i, (img, card) in enumerate(sheet):
-        prof = DeckProfile.merge(p for j, p in enumerate(sheet_parts) if j != i)
-        r = Recognizer(profile=prof).read_crop(img)
-        if r.card is not None:
-            correct += r.card == card
-            wrong += r.card != card
-    assert wrong == 0
-    assert correct >= 51
-    assert correct > untaught.correct
+    learnt from other cards): never wrong, and better than untaught where untaught falls
+    short -- from the index corners alone this deck's looped Q is taken for an 8 (the
+    picture in the middle settles it untaught: 52 of 52 either way)."""
+    corners_only = RecognizerConfig(use_centre=False)
+    untaught = realdata.score_sheet(Recognizer(corners_only), sheet)
+    for config in (RecognizerConfig(), corners_only):
+        correct = wrong = 0
+        for i, (img, card) in enumerate(sheet):
+            prof = DeckProfile.merge(p for j, p in enumerate(sheet_parts) if j != i)
+            r = Recognizer(config, profile=prof).read_crop(img)
+            if r.card is not None:
+                correct += r.card == card
+                wrong += r.card != card
+        assert wrong == 0
+        assert correct >= 51
+        assert correct > untaught.correct, (correct, untaught.correct)
 
 
 def test_webcam_teaching_train_to_test() -> None:
@@ -78,14 +82,18 @@ def test_save_load_round_trip(tmp_path: Path, sheet_parts: list[DeckProfile],
 
 
 def test_add_a_correction(sheet: list[tuple[np.ndarray, Card]]) -> None:
+    # from its index corners alone (no look at the picture in the middle), this deck's
+    # looped Q is not told from an 8 untaught
+    corners_only = RecognizerConfig(use_centre=False)
     prof = DeckProfile(name="x")
-    img, card = sheet[11 * 4]  # QS: untaught, this deck's Q is not read
-    assert Recognizer().read_crop(img).card is None
+    img, card = sheet[11 * 4]  # QS
+    assert Recognizer(corners_only).read_crop(img).card is None
     assert prof.add(img, card)
     assert prof.cards == [card.code]
-    # another queen of the same deck is now read
+    # another queen of the same deck is now read from its corners
     img2, card2 = sheet[11 * 4 + 3]  # QH
-    assert Recognizer(profile=prof).read_crop(img2).card == card2
+    assert Recognizer(corners_only).read_crop(img2).card is None
+    assert Recognizer(corners_only, profile=prof).read_crop(img2).card == card2
 
 
 def test_add_nothing_found_is_false() -> None:

@@ -29,8 +29,10 @@ def test_real_photos_untaught(rec: Recognizer, folder: str, floor: float) -> Non
 def test_deck_sheet_cells_untaught(rec: Recognizer) -> None:
     score = realdata.score_sheet(rec, realdata.deck_sheet_samples())
     assert score.wrong == 0, score.wrongs
-    # the Italian deck's Q (a narrow loop with a tail) is not like any font's: it abstains
-    assert score.correct >= 46, (score.line("deck-sheet"), score.misses)
+    # the Italian deck's Q (a narrow O whose tail loops under it) is like no font's: the
+    # model has drawn ones (vision.build_glyph_model), and the picture in the middle rules
+    # out the 8 the corners take it for: measured 52 of 52 (48 before)
+    assert score.correct >= 51, (score.line("deck-sheet"), score.misses)
 
 
 def test_scribbled_card_is_not_guessed(rec: Recognizer) -> None:
@@ -103,7 +105,7 @@ def test_deck_sheet_whole_scan(rec: Recognizer) -> None:
     """52 cards touching each other on a white scan: most are found and none misread."""
     score = realdata.score_sheet_whole(rec)
     assert score.wrong == 0, score.wrongs
-    assert score.correct >= 34, score.line("deck-sheet whole")
+    assert score.correct >= 49, score.line("deck-sheet whole")  # measured 52 (47 before)
 
 
 @pytest.fixture(scope="module")
@@ -141,18 +143,19 @@ def test_fanned_hands_are_never_misread(rec: Recognizer, crops) -> None:
 
 def test_pip_check_still_catches_the_queens_read_as_eights(rec: Recognizer) -> None:
     """The Italian deck's Q looks like an 8 in the corner; the pip check (a picture, not
-    eight pips) is what stops "8" being said.  It now runs only when the corners are
-    unsure or the rank is one corners confuse (``centre_ranks``): even with the
-    confidence gate shut, those ranks must still be checked."""
+    eight pips) is what stops "8" being said, and names the Q the corners have second.  It
+    runs only when the corners are unsure or the rank is one corners confuse
+    (``centre_ranks``): even with the confidence gate shut, those ranks must be checked."""
     sheet = [(img, c) for img, c in realdata.deck_sheet_samples() if c.rank == "Q"]
     blind = Recognizer(RecognizerConfig(use_centre=False))
-    misread = [blind.read_crop(img).card for img, _ in sheet]
-    assert any(c is not None and c.rank == "8" for c in misread)  # what the check catches
+    misread = [blind.read_crop(img).alternatives[0][0] for img, _ in sheet]
+    assert any(c[0] == "8" for c in misread), misread  # what the check overrules
+    said = [rec.read_crop(img).card for img, _ in sheet]
+    assert said == [card for _, card in sheet], said
     gated = Recognizer(RecognizerConfig(centre_below=0.0))
-    for recognizer in (rec, gated):
-        for img, card in sheet:
-            said = recognizer.read_crop(img).card
-            assert said is None or said == card, (card.code, said)
+    for img, card in sheet:
+        said_gated = gated.read_crop(img).card
+        assert said_gated is None or said_gated == card, (card.code, said_gated)
 
 
 def test_one_corner_is_read_only_for_a_card_lying_apart(rec: Recognizer, crops) -> None:
