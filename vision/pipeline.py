@@ -1438,7 +1438,17 @@ def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> floa
     if cv2.countNonZero(ink) < 4:
         return None
     col = np.array(cv2.mean(np.ascontiguousarray(img), ink)[:3], np.float32) / paper
-    return float(col[2] - max(col[0], col[1]))  # B, G, R relative to paper
+    b, g, r = (float(x) for x in col)  # relative to the paper
+    red = r - max(b, g)
+    if red <= 0.0 and max(b, g) - min(b, g, r) > _INK_CHROMA:
+        # coloured but not red (a four-colour deck's blue diamonds, green clubs): no
+        # evidence of colour at all, rather than "black"
+        return None
+    return red
+
+
+# how far the channels of an ink (relative to the paper) may part and it still be black
+_INK_CHROMA = 0.2
 
 
 def adjust_suit_scores(
