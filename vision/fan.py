@@ -390,9 +390,7 @@ def read_fans(
             continue
         q = got
         m = cv2.getPerspectiveTransform(q, rect)
-        patches.append(cv2.warpPerspective(
-            pyr.level(lvl), m, (rec.reader.pw, rec.reader.ph),
-            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+        patches.append(pyr.warp(lvl, m, (rec.reader.pw, rec.reader.ph)))
         snapped.append(IndexPose(q * 2**lvl, p.rank))
     poses = snapped
     segs = [edge_segments(patch, cfg) for patch in patches]

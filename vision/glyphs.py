@@ -96,6 +96,26 @@ def _square(mask: NDArray[Any]) -> NDArray[np.float32]:
     )
 
 
+def _block_means(sq: NDArray[np.float32], k: int) -> NDArray[np.float32]:
+    """The means of the k x k blocks of N squares (N x S x S float32), as
+    ``sq.reshape(N, S // k, k, S // k, k).mean(axis=(2, 4))`` gives them, to the bit: each
+    block's rows summed left to right, then the row sums top to bottom (the order of
+    numpy's reduction), and divided by k * k (a power of two: exact); in a few passes over
+    strided views instead of numpy's element-by-element reduction over two small axes."""
+    num, side = sq.shape[0], sq.shape[1]
+    v = sq.reshape(num, side // k, k, side // k, k)
+    rows = v[..., 0] + v[..., 1] if k > 1 else v[..., 0].copy()
+    for j in range(2, k):
+        rows += v[..., j]
+    total = rows[:, :, 0] + rows[:, :, 1] if k > 1 else rows[:, :, 0].copy()
+    for i in range(2, k):
+        total += rows[:, :, i]
+    if k & (k - 1):  # not a power of two: divide as numpy's mean does
+        return np.asarray(total / np.intp(k * k), dtype=np.float32)
+    total *= np.float32(1.0 / (k * k))
+    return total
+
+
 def glyph_features(masks: list[NDArray[Any]]) -> NDArray[np.float32]:
     """Unit-length features of glyphs (N x FEATURE_DIM).
 
@@ -111,15 +131,23 @@ def glyph_features(masks: list[NDArray[Any]]) -> NDArray[np.float32]:
     hog = _hog(img)
     num = sq.shape[0]
     k = GLYPH_SIZE // _PIX
-    pix = sq.reshape(num, _PIX, k, _PIX, k).mean(axis=(2, 4)).reshape(num, -1)
+    pix = _block_means(sq, k).reshape(num, -1)
     pix = pix - pix.mean(axis=1, keepdims=True)
-    pn = np.linalg.norm(pix, axis=1, keepdims=True)
-    pix = np.where(pn > 1e-6, pix / np.maximum(pn, 1e-6), pix)
-    hn = np.linalg.norm(hog, axis=1, keepdims=True)
-    hog = np.where(hn > 1e-6, hog / np.maximum(hn, 1e-6), hog)
-    feat = np.concatenate([hog * 0.8, pix * 0.6], axis=1).astype(np.float32)
-    n = np.linalg.norm(feat, axis=1, keepdims=True)
-    return np.where(n > 1e-6, feat / np.maximum(n, 1e-6), feat).astype(np.float32)
+    pix = _unit_rows(pix)
+    hog = _unit_rows(hog)
+    feat = np.concatenate([hog * 0.8, pix * 0.6], axis=1).astype(np.float32, copy=False)
+    return _unit_rows(feat)
+
+
+def _unit_rows(a: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The rows of ``a`` divided by their length, those shorter than 1e-6 left as they are:
+    ``np.where(n > 1e-6, a / np.maximum(n, 1e-6), a)``, without the two passes that change
+    nothing when every row is long enough (as nearly always)."""
+    n = np.linalg.norm(a, axis=1, keepdims=True)
+    long = n > 1e-6
+    if bool(long.all()):
+        return np.asarray(a / n, dtype=np.float32)
+    return np.asarray(np.where(long, a / np.maximum(n, 1e-6), a), dtype=np.float32)
 
 
 def glyph_feature(mask: NDArray[Any]) -> NDArray[np.float32]:

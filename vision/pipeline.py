@@ -448,11 +448,24 @@ class _Pyramid:
 
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
+        self._bgra: dict[int, np.ndarray] = {}
 
     def level(self, i: int) -> np.ndarray:
         while len(self.levels) <= i:
             self.levels.append(cv2.pyrDown(self.levels[-1]))
         return self.levels[i]
+
+    def warp(self, i: int, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """``cv2.warpPerspective`` of level ``i`` (linear, border replicated), pixel for
+        pixel: warped from a 4-channel copy of the level, made once, which OpenCV
+        interpolates with SIMD (three channels it does one by one, at twice the cost),
+        and the fourth channel dropped again."""
+        src = self._bgra.get(i)
+        if src is None:
+            src = self._bgra[i] = cv2.cvtColor(self.level(i), cv2.COLOR_BGR2BGRA)
+        out = cv2.warpPerspective(src, m, size, flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(cv2.cvtColor(out, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
 
 
 # rank mask, rank width/height (log), suit mask, suit width/height (log), redness, and the
@@ -701,6 +714,7 @@ class _CornerWarp:
         lvl = 0
         while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
             lvl += 1
+        self.pyr, self.lvl = pyr, lvl
         self.img = pyr.level(lvl)
         self.qs = self.q / (2**lvl)
         self.rect = _canonical_rect(cfg.crop_size)
@@ -715,8 +729,7 @@ class _CornerWarp:
 
     def patch(self, k: int) -> np.ndarray:
         m = cv2.getPerspectiveTransform(turn_quad(self.qs, k), self.rect)
-        return cv2.warpPerspective(self.img, m, self.size, flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        return self.pyr.warp(self.lvl, m, self.size)
 
     def near_edge(self, margin: float) -> bool:
         """Whether the card reaches within ``margin`` px of the picture's edge."""
@@ -862,10 +875,7 @@ class Recognizer:
                 while card_h / (2 ** (lvl + 1)) >= 1.3 * cfg.crop_size[1]:
                     lvl += 1
                 m = cv2.getPerspectiveTransform(q / (2**lvl), rect)
-                patch = cv2.warpPerspective(
-                    pyr.level(lvl), m, (self.reader.pw, self.reader.ph),
-                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
-                )
+                patch = pyr.warp(lvl, m, (self.reader.pw, self.reader.ph))
                 read = self.reader.read_patches([patch])[0]
                 if read is None or _edge_crosses(patch, read.box, cfg):
                     continue
@@ -1071,7 +1081,7 @@ class Recognizer:
             reading.confidence < cfg.centre_below
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks)
         ):
-            suit = np.mean([r.suit_scores for r in best.reads], axis=0)
+            suit = _mean_scores([r.suit_scores for r in best.reads])
             # the two best (float32 scalars, so that their difference is float32's too)
             s1, s2 = (suit.dtype.type(x) for x in sorted(suit.tolist())[-2:][::-1])
             # the pips' shapes are read too only when the corners' suit is not clear
@@ -1106,8 +1116,7 @@ class Recognizer:
         while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
             lvl += 1
         m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
-        crop = cv2.warpPerspective(pyr.level(lvl), m, (W, H), flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        crop = pyr.warp(lvl, m, (W, H))
         centre = analyse_centre(crop, cfg, self.reader, want_suit)
         if score:
             score_centres([centre], self.reader, cfg)
@@ -1209,8 +1218,14 @@ class Recognizer:
         ):
             conf = min(conf, 0.49) * 0.5  # two glyphs side by side, but no "1" first
         if conf >= cfg.min_confidence:
-            card = Card(RANK_CLASSES[ro[0]], Suit.from_letter(SUIT_CLASSES[so[0]]))
+            card = _CARDS[ro[0]][so[0]]
         return CardReading(card, corners, float(round(conf, 4)), alts)
+
+
+# the card of each (rank class, suit class) pair, made once: cards are immutable values
+_CARDS: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(Card(r, Suit.from_letter(s)) for s in SUIT_CLASSES) for r in RANK_CLASSES
+)
 
 
 def _argmax(values: list[float], n: int) -> int:
@@ -1305,10 +1320,13 @@ def paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
         bgr[b : h - b : step, :b:step].reshape(-1, 3),
         bgr[b : h - b : step, w - b :: step].reshape(-1, 3),
     ]).astype(np.int16)
-    sat = rim.max(axis=1) - rim.min(axis=1)
+    # (the channels' maximum and minimum plane by plane: numpy reduces a row of three
+    # values at a time slowly)
+    b_, g_, r_ = rim[:, 0], rim[:, 1], rim[:, 2]
+    sat = np.maximum(np.maximum(b_, g_), r_) - np.minimum(np.minimum(b_, g_), r_)
     if float(np.mean(sat < cfg.max_card_saturation)) < cfg.whole_frame_paper:
         return False
-    grey = rim.sum(axis=1) / 3.0
+    grey = (b_ + g_ + r_) / 3.0
     # the channel sums of every 2 step-th pixel, added plane by plane (no copy of the
     # strided pixels first)
     sub = bgr[:: 2 * step, :: 2 * step]
@@ -1423,12 +1441,13 @@ def _below(v: NDArray[np.uint8], thr: float) -> NDArray[np.uint8]:
 
 def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray | None:
     """Mean BGR colour of the paper (pixels lighter than the ink threshold)."""
-    sub = np.ascontiguousarray(img[::3, ::3])
-    sel = (gray[::3, ::3] > thr).view(np.uint8)
+    # every third pixel of every third row, picked by the mask (cv2.mean sums whole
+    # levels, so the mean is that of the subsampled pixels to the bit), not copied out
+    sel = np.zeros(gray.shape[:2], np.uint8)
+    sel[::3, ::3] = gray[::3, ::3] > thr
     if cv2.countNonZero(sel) < 10:
         return None
-    # cv2.mean with a mask: no copy of the selected pixels
-    return np.array(cv2.mean(sub, sel)[:3], np.float32) + 1.0
+    return np.array(cv2.mean(img, sel)[:3], np.float32) + 1.0
 
 
 def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> float | None:
@@ -1548,9 +1567,10 @@ def analyse_centre(
     if paper < 60:
         return Centre("unknown")
     thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
-    mask = _below(v, thr)
     lit = _paper_light(v)
-    if lit is not None:
+    if lit is None:
+        mask = _below(v, thr)
+    else:
         # light falls unevenly across the card: ink is what is darker than the paper
         # around it, not than the paper of the whole card
         mask = ((v < lit * cfg.ink_ratio) & (v < lit - cfg.ink_min_contrast)).view(np.uint8)
@@ -1655,7 +1675,7 @@ def score_centres(centres: list[Centre], reader: IndexReader, cfg: RecognizerCon
     for c in centres:
         n = len(c.pip_masks)
         if n:
-            scores = sc[i : i + n].mean(axis=0)
+            scores = _mean_scores(list(sc[i : i + n])).copy()
             adjust_suit_scores(scores, c.pip_masks[0], c.pip_red, cfg)
             c.suit_scores = scores
         i += n
