@@ -202,6 +202,8 @@ class RecognizerConfig:
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
+    # ... and only where at least this share of the index patch is unsaturated, as paper is
+    overlap_paper: float = 0.5
     overlap_max_skew: float = 15.0  # degrees a corner may be off square (a sheared guess
     # made a slanted J look like an A)
     overlap_edge_length: float = 0.3  # a straight edge this long (of the patch) through
@@ -876,6 +878,8 @@ class Recognizer:
                     lvl += 1
                 m = cv2.getPerspectiveTransform(q / (2**lvl), rect)
                 patch = pyr.warp(lvl, m, (self.reader.pw, self.reader.ph))
+                if not _papery(patch, cfg):
+                    continue  # no card's paper round an index: the table (a patterned rug)
                 read = self.reader.read_patches([patch])[0]
                 if read is None or _edge_crosses(patch, read.box, cfg):
                     continue
@@ -1244,6 +1248,25 @@ def _top_two(values: list[float], n: int) -> tuple[int, int]:
 
 _CLUB = SUIT_CLASSES.index("C")
 _TEN = RANK_CLASSES.index("T")
+
+
+def _papery(patch: np.ndarray, cfg: RecognizerConfig) -> bool:
+    """Whether a colour index patch shows a card's paper round its index: at least
+    ``overlap_paper`` of it unsaturated, and of its top and left bands (the card's margin
+    outside the index) too (a grey patch: always)."""
+    if patch.ndim != 3 or patch.shape[2] < 3:
+        return True
+    hi = patch[..., :3].max(axis=2).astype(np.int32)
+    lo = patch[..., :3].min(axis=2).astype(np.int32)
+    # HSV saturation below the card's: (hi - lo) * 255 < max_card_saturation * hi
+    grey = (hi - lo) * 255 < cfg.max_card_saturation * np.maximum(hi, 1)
+    h, w = grey.shape
+    least = cfg.overlap_paper
+    return bool(
+        np.count_nonzero(grey) >= least * grey.size
+        and np.count_nonzero(grey[: max(2, h // 10)]) >= least * w * max(2, h // 10)
+        and np.count_nonzero(grey[:, : max(2, w // 8)]) >= least * h * max(2, w // 8)
+    )
 
 
 def _runs_to_rim(

@@ -31,16 +31,49 @@ def card_crops(recognizer, photos, size=(126, 176)):
     return out
 
 
-def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=()):
-    """``n`` cards on a table; the last ``len(qr)`` of them are printed cards of ours
-    carrying those QR texts (drawn by ``vision.synth``) instead of playing cards.  The
-    codes returned are the playing cards'."""
+def patterned_table(kind, size=(1280, 720), seed=0):
+    """A table top with a pattern: "rug" (patches of strong colour under a dark diamond
+    lattice), "grain" (wood-like stripes) or "loop" (a coarse grey-beige speckle)."""
     rng = np.random.default_rng(seed)
     w, h = size
-    frame = np.zeros((h, w, 3), np.uint8)
-    frame[:] = colour
-    noise = rng.normal(0, 6, (h, w, 1)).astype(np.float32)
-    frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    if kind == "rug":
+        small = rng.integers(40, 200, (h // 60 + 2, w // 60 + 2, 3)).astype(np.uint8)
+        base = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC).astype(np.float32)
+        yy, xx = np.mgrid[0:h, 0:w]
+        lattice = (np.abs((xx + yy) % 48 - 24) < 3) | (np.abs((xx - yy) % 48 - 24) < 3)
+        base[lattice] *= 0.4
+        base += rng.normal(0, 14, (h, w, 3))
+    elif kind == "grain":
+        yy, xx = np.mgrid[0:h, 0:w]
+        base = np.zeros((h, w, 3), np.float32)
+        base[:] = (60, 110, 160)
+        base += (np.sin(yy / 3.0 + 4 * np.sin(xx / 90.0)) * 18)[..., None]
+        base += rng.normal(0, 8, (h, w, 1))
+    elif kind == "loop":
+        base = np.zeros((h, w, 3), np.float32)
+        base[:] = (120, 130, 140)
+        speckle = rng.normal(0, 30, (h // 2, w // 2)).astype(np.float32)
+        base += cv2.resize(speckle, (w, h), interpolation=cv2.INTER_NEAREST)[..., None]
+    else:
+        raise ValueError(f"no such table pattern: {kind!r}")
+    return np.clip(base, 0, 255).astype(np.uint8)
+
+
+def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=(),
+                background=None):
+    """``n`` cards on a table; the last ``len(qr)`` of them are printed cards of ours
+    carrying those QR texts (drawn by ``vision.synth``) instead of playing cards.  The
+    codes returned are the playing cards'.  ``background``: a picture of the table (of
+    ``size``) instead of a plain one of ``colour``."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    if background is not None:
+        frame = background.copy()
+    else:
+        frame = np.zeros((h, w, 3), np.uint8)
+        frame[:] = colour
+        noise = rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+        frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     cols, rows = 4, 3
     codes = []
     picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
