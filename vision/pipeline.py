@@ -204,6 +204,7 @@ class RecognizerConfig:
     overlap_min_confidence: float = 0.5
     # ... and only where at least this share of the index patch is unsaturated, as paper is
     overlap_paper: float = 0.5
+    overlap_paper_band: float = 0.65  # ... and of its top and left bands (the card's margin)
     overlap_max_skew: float = 15.0  # degrees a corner may be off square (a sheared guess
     # made a slanted J look like an A)
     overlap_edge_length: float = 0.3  # a straight edge this long (of the patch) through
@@ -1252,8 +1253,8 @@ _TEN = RANK_CLASSES.index("T")
 
 def _papery(patch: np.ndarray, cfg: RecognizerConfig) -> bool:
     """Whether a colour index patch shows a card's paper round its index: at least
-    ``overlap_paper`` of it unsaturated, and of its top and left bands (the card's margin
-    outside the index) too (a grey patch: always)."""
+    ``overlap_paper`` of it unsaturated, and ``overlap_paper_band`` of its top and left
+    bands (the card's margin outside the index) (a grey patch: always)."""
     if patch.ndim != 3 or patch.shape[2] < 3:
         return True
     hi = patch[..., :3].max(axis=2).astype(np.int32)
@@ -1261,11 +1262,11 @@ def _papery(patch: np.ndarray, cfg: RecognizerConfig) -> bool:
     # HSV saturation below the card's: (hi - lo) * 255 < max_card_saturation * hi
     grey = (hi - lo) * 255 < cfg.max_card_saturation * np.maximum(hi, 1)
     h, w = grey.shape
-    least = cfg.overlap_paper
+    band = cfg.overlap_paper_band
     return bool(
-        np.count_nonzero(grey) >= least * grey.size
-        and np.count_nonzero(grey[: max(2, h // 10)]) >= least * w * max(2, h // 10)
-        and np.count_nonzero(grey[:, : max(2, w // 8)]) >= least * h * max(2, w // 8)
+        np.count_nonzero(grey) >= cfg.overlap_paper * grey.size
+        and np.count_nonzero(grey[: max(2, h // 10)]) >= band * w * max(2, h // 10)
+        and np.count_nonzero(grey[:, : max(2, w // 8)]) >= band * h * max(2, w // 8)
     )
 
 

@@ -1,6 +1,6 @@
 """Cards on patterned tables (tests/vision/frames.patterned_table: wood grain, a speckled
 loop carpet, a rug of strong colours under a dark lattice), 12 real card crops a frame:
-never a card that is not there on the grain and the carpet, most cards read."""
+never a card that is not there, most cards read."""
 
 from __future__ import annotations
 
@@ -34,8 +34,10 @@ def _frames(crops, kind: str, seeds: range):
         yield seed, *frames.table_frame(crops, 12, seed=seed, background=table)
 
 
-# (pattern, at least this many of 72 cards read); measured 70 and 62
-@pytest.mark.parametrize(("kind", "floor"), [("grain", 66), ("loop", 56)])
+# (pattern, at least this many of 72 cards read); measured 70, 62 and 44.  On the rug, corners
+# of bright regions of card and rug were read as the indices of covered cards (a KD and a KC
+# that were not there): the patch round an index must be a card's unsaturated paper
+@pytest.mark.parametrize(("kind", "floor"), [("grain", 66), ("loop", 56), ("rug", 40)])
 def test_cards_on_a_patterned_table(reader, crops, kind: str, floor: int) -> None:
     named = 0
     for seed, image, truth in _frames(crops, kind, range(6)):
@@ -43,15 +45,6 @@ def test_cards_on_a_patterned_table(reader, crops, kind: str, floor: int) -> Non
         assert [c for c in said if c not in truth] == [], (kind, seed, said, truth)
         named += len(said)
     assert named >= floor, (kind, named)
-
-
-def test_a_corner_of_the_rug_is_no_index(reader, crops) -> None:
-    """Rug seed 2: a corner of a bright region of card and rug, read as the index of a
-    covered card, named a KD that is not there; the patch round it is no card's paper."""
-    (_, image, truth), = _frames(crops, "rug", range(2, 3))
-    said = [c.card.code for c in reader.read(image).cards if c.card is not None]
-    assert [c for c in said if c not in truth] == [], (said, truth)
-    assert len(said) >= 6, said
 
 
 def test_paper_round_an_index_is_unsaturated() -> None:
