@@ -490,6 +490,8 @@ def judge(
             return "wide", None  # glyphs of two cards side by side (a covering card's faint
             # edge between them) taken for one rank: wider than any rank is tall, or in
             # parts further apart than a 10's digits
+    if float(read.suit_scores.max()) < cfg.fan_min_suit:
+        return "suit", None  # no suit under the rank: text on a page, not an index
     corners = tuple((float(x), float(y)) for x, y in p.quad)
     # the stricter margin where the rank or its runner-up is one of the ranks a cut or
     # crowded index corner turns into another (a 10 missing its 1, a Q's tail)

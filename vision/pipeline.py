@@ -165,7 +165,9 @@ class RecognizerConfig:
     diamond_top: float = 0.45
     # deciding
     min_rank_similarity: float = 0.62
-    min_suit_similarity: float = 0.62
+    # the named suit's glyph is at least this like a suit (0.86 and more in the photos; a
+    # letter under a J on a printed page, 0.69)
+    min_suit_similarity: float = 0.72
     abstain_margin: float = 0.035
     piece_margin: float = 0.0  # abstain when a lone "0"/"1" scores within this of the rank
     min_confidence: float = 0.5  # a card is named only at or above this confidence
@@ -265,6 +267,9 @@ class RecognizerConfig:
     fan_hard_factor: float = 1.5  # ... this margin factor instead
     fan_min_confidence: float = 0.52  # (0.5: a margin just at the need; the covered
     # corners read at 0.50-0.52 included a heart taken for a diamond and a pip for a 4)
+    # a covered corner's suit glyph is at least this like a suit (0.85 and more in the
+    # fanned hands; letters and digits of a printed page beside a digit, 0.72 and less)
+    fan_min_suit: float = 0.8
     fan_max_poses: int = 80  # per frame
     fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
@@ -303,6 +308,9 @@ class RecognizerConfig:
     # named in it: a face card's picture holds small card-like frames
     whole_frame_rim: float = 0.03
     whole_frame_paper: float = 0.85
+    # ... and never one whose rim is less paper than this (a table seen whole, where no card
+    # was named, is no card)
+    whole_frame_min_paper: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -833,7 +841,11 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
-            if not any(r.card is not None for r in readings) or paper_rim(bgr, self.config):
+            paper = rim_paper(bgr, self.config)
+            if paper >= self.config.whole_frame_paper or (
+                paper >= self.config.whole_frame_min_paper
+                and not any(r.card is not None for r in readings)
+            ):
                 whole = self._whole_frame(pyr)
                 if whole is not None:
                     return [whole]  # what was found inside it is its print
@@ -1332,11 +1344,18 @@ def _paper_light(v: np.ndarray, uneven: float = 1.3) -> np.ndarray | None:
 
 
 def paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
-    """Whether the picture's rim is nearly all card paper: light (at least 0.6 x the
-    picture's bright level) and unsaturated, as a photo cropped to a card is."""
+    """Whether the picture's rim is nearly all card paper (:func:`rim_paper`), as a photo
+    cropped to a card is."""
+    return rim_paper(bgr, cfg) >= cfg.whole_frame_paper
+
+
+def rim_paper(bgr: np.ndarray, cfg: RecognizerConfig) -> float:
+    """How much of the picture's rim (``whole_frame_rim`` of its sides) is card paper:
+    the smaller of the shares that are unsaturated and light (at least 0.6 x the picture's
+    bright level); 0.0 for a picture of no card's proportions."""
     h, w = bgr.shape[:2]
     if min(h, w) < 32 or min(h, w) / max(h, w) < cfg.whole_frame_aspect:
-        return False
+        return 0.0
     step = max(1, min(h, w) // 100)
     b = max(1, int(round(cfg.whole_frame_rim * min(h, w))))
     rim = np.concatenate([
@@ -1348,8 +1367,9 @@ def paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
     # values at a time slowly)
     b_, g_, r_ = rim[:, 0], rim[:, 1], rim[:, 2]
     sat = np.maximum(np.maximum(b_, g_), r_) - np.minimum(np.minimum(b_, g_), r_)
-    if float(np.mean(sat < cfg.max_card_saturation)) < cfg.whole_frame_paper:
-        return False
+    unsaturated = float(np.mean(sat < cfg.max_card_saturation))
+    if unsaturated < cfg.whole_frame_min_paper:
+        return unsaturated
     grey = (b_ + g_ + r_) / 3.0
     # the channel sums of every 2 step-th pixel, added plane by plane (no copy of the
     # strided pixels first)
@@ -1359,7 +1379,7 @@ def paper_rim(bgr: np.ndarray, cfg: RecognizerConfig) -> bool:
     total += sub[:, :, 2]
     sample = total.reshape(-1) / 3.0
     bright = float(np.percentile(sample, 95.0))
-    return bool(np.mean(grey >= 0.6 * bright) >= cfg.whole_frame_paper)
+    return min(unsaturated, float(np.mean(grey >= 0.6 * bright)))
 
 
 def _mean_scores(scores: list[NDArray[np.float32]]) -> NDArray[np.float32]:

@@ -203,3 +203,50 @@ def fan_hand(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread=
             covered = max(covered, float(inter))
         shows.append(covered < 0.1 * abs(cv2.contourArea(box)))
     return Hand(frame, codes, quads, shows)
+
+
+def card_back(kind="red", w=250, h=350):
+    """The back of a playing card: a lattice in ``kind`` (red, blue or black) inside a white
+    border, an oval in the middle."""
+    col = {"red": (40, 40, 190), "blue": (170, 80, 30), "black": (30, 30, 30)}[kind]
+    img = np.full((h, w, 3), 245, np.uint8)
+    m = int(0.06 * w)
+    yy, xx = np.mgrid[0 : h - 2 * m, 0 : w - 2 * m]
+    inner = img[m : h - m, m : w - m]
+    inner[((xx + yy) % 14 < 5) | ((xx - yy) % 14 < 5)] = col
+    centre = ((w - 2 * m) // 2, (h - 2 * m) // 2)
+    cv2.ellipse(inner, centre, (40, 60), 0, 0, 360, col, -1)
+    cv2.circle(inner, centre, 25, (245, 245, 245), -1)
+    return img
+
+
+TEXT_WORDS = ("K", "Q", "A", "J", "10", "Sinbad", "rules", "7", "8 of", "The King", "Budge", "Q3")
+
+
+def text_page(rng, w=420, h=300):
+    """A printed page (rules, a score pad): words and card names in rows."""
+    img = np.full((h, w, 3), 240, np.uint8)
+    y = 30
+    while y < h - 10:
+        x = 10
+        while x < w - 60:
+            word = TEXT_WORDS[int(rng.integers(len(TEXT_WORDS)))]
+            cv2.putText(img, word, (x, y), cv2.FONT_HERSHEY_SIMPLEX,
+                        float(rng.uniform(0.5, 1.2)), (20, 20, 20), 2)
+            x += 30 + 18 * len(word)
+        y += 34
+    return img
+
+
+def lay(frame, crop, cx, cy, angle, scale):
+    """``crop`` pasted on ``frame`` centred at (cx, cy), turned by ``angle`` radians."""
+    h, w = frame.shape[:2]
+    ch, cw = crop.shape[:2]
+    src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+    c, s = math.cos(angle), math.sin(angle)
+    dst = np.float32([[cx + scale * ((x - cw / 2) * c - (y - ch / 2) * s),
+                       cy + scale * ((x - cw / 2) * s + (y - ch / 2) * c)] for x, y in src])
+    m = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(crop, m, (w, h))
+    mask = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (w, h))
+    frame[mask > 127] = warped[mask > 127]

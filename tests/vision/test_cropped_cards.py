@@ -38,8 +38,8 @@ def test_deck_sheet_cells_are_read_by_read_itself(rec: Recognizer) -> None:
     cells = [(img, card.code) for img, card in realdata.deck_sheet_samples()]
     right, total, wrong = _score(rec, cells)
     assert wrong == []
-    # measured 190/208 (the Italian queens abstain)
-    assert right >= 0.88 * total, (right, total)
+    # measured 206/208 (190 before the looped queens were read)
+    assert right >= 0.95 * total, (right, total)
 
 
 def test_rectified_photos_of_single_cards(rec: Recognizer) -> None:
