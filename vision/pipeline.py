@@ -283,6 +283,12 @@ class RecognizerConfig:
     # their median: a quad around two overlapping cards shows one card at each index corner
     single_min_cards: int = 3
     single_area: tuple[float, float] = (0.7, 1.4)
+    # ... and a card less tall than this (px) has both its index corners read: its index is
+    # a few px high, and one corner alone was misread (a K as an A, a 7 as a J)
+    single_min_height: float = 90.0
+    # a card less tall than this (px) is found but never named: its index is some 6 px high
+    # (cards 59-61 px tall were misread 5 times in 200; none taller, in 1,400)
+    min_card_height: float = 64.0
     max_alternatives: int = 4
     # a card read from one index corner whose opposite corner was looked at and shows no
     # index is named only at or above this confidence: the outline of a row of cards, each
@@ -1044,7 +1050,9 @@ class Recognizer:
         areas = np.array([abs(quad_area(q)) for q in quads])
         med = float(np.median(areas))
         lo, hi = cfg.single_area
-        return [bool(a and lo * med <= s <= hi * med) for a, s in zip(apart, areas, strict=True)]
+        least = cfg.single_min_height**2 * 5 / 7  # a 5:7 card that tall, in square px
+        return [bool(a and lo * med <= s <= hi * med and s >= least)
+                for a, s in zip(apart, areas, strict=True)]
 
     def _clear(
         self,
@@ -1112,6 +1120,10 @@ class Recognizer:
     ) -> CardReading:
         if centre is not None:
             reading = self.decide(best.reads, reading.corners, centre)
+        if reading.card is not None and _card_height(best.corners) < self.config.min_card_height:
+            # so small that its index is a few px high: a blur, not a glyph (a K read as an
+            # A, a 3 as a 5, once in fifty such cards)
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if (
             best.lone
             and reading.card is not None
@@ -1243,6 +1255,13 @@ class Recognizer:
 _CARDS: tuple[tuple[Card, ...], ...] = tuple(
     tuple(Card(r, Suit.from_letter(s)) for s in SUIT_CLASSES) for r in RANK_CLASSES
 )
+
+
+def _card_height(corners: np.ndarray) -> float:
+    """The mean length of a card quad's two longer opposite sides (px)."""
+    q = np.asarray(corners, np.float64).reshape(4, 2)
+    s = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    return float(max(s[0] + s[2], s[1] + s[3]) / 2)
 
 
 def _argmax(values: list[float], n: int) -> int:
