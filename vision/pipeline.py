@@ -193,8 +193,9 @@ class RecognizerConfig:
     centre_suit_weight: float = 0.5
     centre_below: float = 0.8  # the centre is looked at when the corners are less sure ...
     # ... and always for these ranks, which corners have been seen to confuse (a Q's loop
-    # read as an 8; a 6 and a 9 are each other turned round)
-    centre_ranks: tuple[str, ...] = ("6", "8", "9", "Q")
+    # read as an 8; a 6 and a 9 are each other turned round; a blurred 4 or 3 read as a J,
+    # a 4 as an A: the pips in the middle rule out a court card and an ace)
+    centre_ranks: tuple[str, ...] = ("6", "8", "9", "Q", "J", "K", "A")
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
     centre_suit_below: float = 0.2  # ... when the corners' suit margin is below this
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
