@@ -29,6 +29,7 @@ Steps:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -284,6 +285,24 @@ class RecognizerConfig:
     # named in it: a face card's picture holds small card-like frames
     whole_frame_rim: float = 0.03
     whole_frame_paper: float = 0.85
+    # a card found but not named is read again, both index corners and the centre, from
+    # restored pictures, each restoration in turn until one names it: "sharpen" (unsharp
+    # masking: a blurred or small picture, whose thin strokes fade and whose glyphs run
+    # together) and "denoise" (a bilateral filter: sensor noise breaks strokes and makes
+    # specks).  Only cards not named pay for it.
+    retry_restore: tuple[str, ...] = ("sharpen", "denoise")
+    # the unsharp mask's blur: a box this wide (px of the patch) twice (a Gaussian's of
+    # sigma ~2.8 for 7), and its amount
+    retry_sharpen: tuple[int, float] = (7, 1.5)
+    retry_denoise: tuple[int, float, float] = (5, 40.0, 3.0)  # diameter, colour and space sigma
+    # a re-read names a card only when it is the card the first reading put first among
+    # its alternatives (two readings of different pictures agree); a card of which no
+    # glyphs were cut at first (no alternatives: its small suit glyph may have run into a
+    # big pip beside it) is read again only with the restorations of retry_unled, only
+    # when it lies apart and is of the usual size (see second_corner_below), and named
+    # only when both its index corners name it (an outline that is no card's, or a card
+    # with a printed code, may show one glyph-like shape)
+    retry_unled: tuple[str, ...] = ("sharpen",)
 
 
 @dataclass(frozen=True)
@@ -938,6 +957,8 @@ class Recognizer:
             jobs = [(i, k + h) for i, w in enumerate(warps) for k in w.ways
                     for h in ((0,) if single[i] else (0, 2))]
             patches = [warps[i].patch(k) for i, k in jobs]
+        # the patches warped, kept for a card read again (retry_restore)
+        warped = dict(zip(jobs, patches, strict=True))
         reads: list[list[CornerRead | None]] = [[None] * 4 for _ in quads]
         edge = [w.near_edge(cfg.edge_margin) for w in warps]
 
@@ -961,6 +982,7 @@ class Recognizer:
         if again:
             with stages("rectify"):
                 patches = [warps[i].patch(k) for i, k in again]
+            warped.update(zip(again, patches, strict=True))
             with stages("read corners"):
                 for (i, k), r in zip(again, self.reader.read_patches(patches), strict=True):
                     reads[i][k] = keep(i, k, r)
@@ -975,7 +997,88 @@ class Recognizer:
         with stages("pip check"):
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
-            return [self._decide_staged(*st) for st in staged]
+            out = [self._decide_staged(*st) for st in staged]
+        if cfg.retry_restore or cfg.retry_unled:
+            with stages("retry"):
+                for i, reading in enumerate(out):
+                    if reading.card is None:
+                        ks = [k for k in range(4) if k % 2 in warps[i].ways]
+                        got = [warped.get((i, k)) for k in ks]
+                        ready = [warps[i].patch(k) if g is None else g
+                                 for k, g in zip(ks, got, strict=True)]
+                        out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready)
+        return out
+
+    def _retry(
+        self,
+        pyr: _Pyramid,
+        warp: _CornerWarp,
+        near_edge: bool,
+        first: CardReading,
+        single: bool,
+        patches: list[np.ndarray],
+    ) -> CardReading:
+        """A card not named, read again from restored pictures (``retry_restore``): the
+        first restoration that names it -- the card the first reading led with -- gives
+        the reading; else the first reading stands.  ``single``: the card lies apart and is
+        of the usual size; ``patches``: its index corners' patches, of every way up."""
+        cfg = self.config
+        lead = first.alternatives[0][0] if first.alternatives else None
+        names = cfg.retry_restore
+        if lead is None:
+            names = cfg.retry_unled if single else ()
+        ks = [k for k in range(4) if k % 2 in warp.ways]
+        for name in names:
+            restore = self._restorer(name)
+            if lead is None:
+                # both index corners must show glyphs: the opposite corner is read only
+                # where the first one (of its way up) shows some
+                reads: list[CornerRead | None] = [None] * len(ks)
+                heads = [j for j, k in enumerate(ks) if k < 2]
+                for j, r in zip(heads, self.reader.read_patches(
+                        [restore(patches[j]) for j in heads]), strict=True):
+                    reads[j] = r
+                tails = [j for j, k in enumerate(ks) if k >= 2 and reads[ks.index(k - 2)]]
+                if not tails:
+                    continue
+                for j, r in zip(tails, self.reader.read_patches(
+                        [restore(patches[j]) for j in tails]), strict=True):
+                    reads[j] = r
+            else:
+                reads = self.reader.read_patches([restore(p) for p in patches])
+            if near_edge:
+                reads = [r if r is None or warp.box_inside(k, r.box, cfg.edge_margin)
+                         else None for k, r in zip(ks, reads, strict=True)]
+            interps = self._interpret(warp.q, warp.sides, warp.ways, reads)
+            if lead is None and len(interps[0].reads) < 2:
+                continue
+            reading = self._decide_staged(*self._stage(pyr, interps, True, restore=restore))
+            if reading.card is not None and (lead is None or reading.card.code == lead):
+                return reading
+        return first
+
+    def _restorer(self, name: str) -> Callable[[np.ndarray], np.ndarray]:
+        """The picture restoration ``name`` of :attr:`RecognizerConfig.retry_restore`."""
+        cfg = self.config
+        if name == "sharpen":
+            box, amount = cfg.retry_sharpen
+            k = (int(box), int(box))
+
+            def sharpen(img: np.ndarray) -> np.ndarray:
+                # two box blurs: nearly a Gaussian's, at a fraction of its cost
+                soft = cv2.blur(cv2.blur(img, k), k)
+                return np.asarray(cv2.addWeighted(img, 1 + amount, soft, -amount, 0),
+                                  dtype=np.uint8)
+
+            return sharpen
+        if name == "denoise":
+            d, sc, ss = cfg.retry_denoise
+
+            def denoise(img: np.ndarray) -> np.ndarray:
+                return np.asarray(cv2.bilateralFilter(img, d, sc, ss), dtype=np.uint8)
+
+            return denoise
+        raise ValueError(f"unknown restoration {name!r}")
 
     def _single_corner(self, quads: list[np.ndarray], apart: list[bool] | None) -> list[bool]:
         """Per quad: whether one index corner may be enough (see :meth:`_read_quads`)."""
@@ -1020,6 +1123,7 @@ class Recognizer:
         interps: list[_Interpretation],
         score: bool,
         memo: dict[tuple[int, ...], CardReading] | None = None,
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> tuple[_Interpretation, CardReading, Centre | None]:
         """The corners' reading of the best way up, and the centre if it is to be looked
         at (its pips' shapes scored now, or later in a batch)."""
@@ -1045,7 +1149,7 @@ class Recognizer:
             # the pips' shapes are read too only when the corners' suit is not clear
             want_suit = float(s1 - s2) < self.config.centre_suit_below
             with self.stages("pip check"):
-                centre = self.centre(pyr, best.corners, want_suit, score)
+                centre = self.centre(pyr, best.corners, want_suit, score, restore)
         return best, reading, centre
 
     def _decide_staged(
@@ -1064,7 +1168,12 @@ class Recognizer:
 
     # -- the middle of the card: pips or a picture
     def centre(
-        self, pyr: _Pyramid, corners: np.ndarray, want_suit: bool = True, score: bool = True
+        self,
+        pyr: _Pyramid,
+        corners: np.ndarray,
+        want_suit: bool = True,
+        score: bool = True,
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> Centre:
         cfg = self.config
         W, H = cfg.centre_size
@@ -1076,6 +1185,8 @@ class Recognizer:
         m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
         crop = cv2.warpPerspective(pyr.level(lvl), m, (W, H), flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
+        if restore is not None:
+            crop = restore(crop)
         centre = analyse_centre(crop, cfg, self.reader, want_suit)
         if score:
             score_centres([centre], self.reader, cfg)
