@@ -804,22 +804,26 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
-            if not any(r.card is not None for r in readings) or paper_rim(bgr, self.config):
-                whole = self._whole_frame(pyr)
+            named = any(r.card is not None for r in readings)
+            if not named or paper_rim(bgr, self.config):
+                # (read again restored only when nothing else was named: a light grey
+                # table's rim looks like paper too)
+                whole = self._whole_frame(pyr, retry=not named)
                 if whole is not None:
                     return [whole]  # what was found inside it is its print
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
 
-    def _whole_frame(self, pyr: _Pyramid) -> CardReading | None:
+    def _whole_frame(self, pyr: _Pyramid, retry: bool = True) -> CardReading | None:
         """The picture read as one card that fills it (a photo cropped to the card), when
-        it has a card's proportions and the reading names a card; else None."""
+        it has a card's proportions and the reading names a card; else None.  ``retry``:
+        a reading that names none is read again restored (see :meth:`read_quad`)."""
         h, w = pyr.levels[0].shape[:2]
         if min(h, w) < 32 or min(h, w) / max(h, w) < self.config.whole_frame_aspect:
             return None
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-        reading = self.read_quad(pyr, quad)
+        reading = self.read_quad(pyr, quad, retry)
         return reading if reading.card is not None else None
 
     def read_overlaps(
@@ -937,9 +941,16 @@ class Recognizer:
         out.sort(key=lambda t: -t.score)
         return out
 
-    def read_quad(self, pyr: _Pyramid, quad: np.ndarray) -> CardReading:
-        """Read the card whose corners are ``quad`` (image pixels, any order)."""
-        return self._finish(pyr, self.interpretations(pyr, quad))
+    def read_quad(self, pyr: _Pyramid, quad: np.ndarray, retry: bool = True) -> CardReading:
+        """Read the card whose corners are ``quad`` (image pixels, any order); one not
+        named is read again from restored pictures (``retry_restore``), when ``retry``."""
+        corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
+        patches = [corner.patch(k) for k in range(4) if k % 2 in corner.ways]
+        reads = self.reader.read_patches(patches)
+        reading = self._finish(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads))
+        if reading.card is None and retry and self.config.retry_restore:
+            reading = self._retry(pyr, corner, False, reading, False, patches)
+        return reading
 
     def _read_quads(
         self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None
