@@ -1586,8 +1586,10 @@ def analyse_centre(
         if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
             other += 1
             continue
-        in_left = x + w <= zx
-        in_right = x >= W - zx
+        # (or one that starts in the zone's outer half and is centred in it: a blurred
+        # index glyph, or one of a quad found a little too large, spills over the zone)
+        in_left = x + w <= zx or (x < zx / 2 and 2 * x + w <= 2 * zx)
+        in_right = x >= W - zx or (x + w > W - zx / 2 and 2 * x + w >= 2 * (W - zx))
         in_top = y + h <= zy
         in_bottom = y >= H - zy
         if (in_left or in_right) and (in_top or in_bottom):

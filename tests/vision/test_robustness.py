@@ -18,13 +18,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from vision_robustness import CHANGES, labelled, score  # noqa: E402
 
-# (folder, change, floor): measured 64, 63, 62, 63, 63, 63, 64 of 64 and 82, 82, 80, 84,
-# 85 of 85 (before cards not named were read again from restored patches: 62, 61, 59, 59,
-# 61, 63, 64 and 82, 82, 75, 80, 84)
+# (folder, change, floor): measured 64, 64, 64, 63, 63, 63, 64 of 64 and 82, 82, 80, 84,
+# 85 of 85 (before cards not named were read again from restored patches, and before a
+# blurred index spilling over the corner zone was no longer counted as a pip: 62, 61, 59,
+# 59, 61, 63, 64 and 82, 82, 75, 80, 84)
 CASES = [
     ("webcam-grey", "jpeg q30", 63),
-    ("webcam-grey", "dim x0.45", 62),
-    ("webcam-grey", "blur 2px", 61),
+    ("webcam-grey", "dim x0.45", 63),
+    ("webcam-grey", "blur 2px", 63),
     ("webcam-grey", "noise 12", 62),
     ("webcam-grey", "400 px", 62),
     ("webcam-grey", "slant 0.2", 62),
