@@ -184,6 +184,17 @@ def _quad_from_contour(
         if hull_area / max(1.0, rect[1][0] * rect[1][1]) >= cfg.min_rectangularity:
             quad = order_clockwise(cv2.boxPoints(rect).astype(np.float32))
             qa = quad_area(quad)
+    if qa > 0 and hull_area / qa >= 1.12:
+        # the polygon's corners lie on the hull's rounded corners and cut them off (a
+        # small card, whose corners are round over several pixels): the corners where
+        # lines fitted to its sides meet
+        # (only when the contour runs along all of the new quad's outline: lines fitted
+        # to a card's sides, not to a glyph or a shadow cutting into its outline)
+        fitted = order_clockwise(refine_quad(c, quad))
+        fa = quad_area(fitted)
+        tol = max(1.5, 0.015 * float(np.hypot(*(fitted[2] - fitted[0]))))
+        if 0.85 < hull_area / max(1e-6, fa) < 1.12 and _outline_covered(c, fitted, tol, 1.0):
+            quad, qa = fitted, fa
     if qa <= 0 or not (0.85 < hull_area / qa < 1.12):
         return None
     if solid and not (0.8 < area / qa < 1.12):
