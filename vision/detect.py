@@ -241,6 +241,7 @@ def _paper_round(gray: np.ndarray, outer: np.ndarray, inner: np.ndarray) -> bool
 
 
 RAGGED = ("closed", "hull")  # masks whose card corners may be eaten away
+_NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
 
 class _Masks:
@@ -254,6 +255,7 @@ class _Masks:
         self._colour = colour  # the frame in colour, at gray's size, made when first needed
         self._small: np.ndarray | None = None
         self.cfg = cfg
+        self.gray = gray
         self.blur = cv2.GaussianBlur(gray, (5, 5), 0)
         self.otsu_t, self.otsu = cv2.threshold(
             self.blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
@@ -266,6 +268,29 @@ class _Masks:
         edges = cv2.Canny(self.blur, self.cfg.canny_low, self.cfg.canny_high)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         return np.asarray(cv2.bitwise_not(edges), dtype=np.uint8)
+
+    @cached_property
+    def noise(self) -> float:
+        """The sensor noise's standard deviation in grey levels (Immerkaer's estimate, with
+        the median of the absolute Laplacian-like response so that edges and texture count
+        less), from every other pixel of every other row."""
+        sub = np.asarray(self.gray[::2, ::2], dtype=np.float32)
+        if min(sub.shape) < 8:
+            return 0.0
+        # |response| in whole levels (saturated at 255), its median read off a histogram
+        r = cv2.convertScaleAbs(cv2.filter2D(sub, -1, _NOISE_KERNEL))
+        cum = np.cumsum(cv2.calcHist([r], [0], None, [256], [0, 256]).ravel())
+        med = float(np.searchsorted(cum, cum[-1] / 2))
+        return med * 1.4826 / 6.0
+
+    def faint_source(self, blur: np.ndarray) -> np.ndarray:
+        """The picture faint edges are looked for in: ``blur``, smoothed more when the
+        camera's noise would make edges everywhere at the faint thresholds."""
+        cfg = self.cfg
+        if self.noise < cfg.detect_noise:
+            return blur
+        return np.asarray(cv2.GaussianBlur(blur, (0, 0), cfg.detect_noise_blur * self.noise),
+                          dtype=np.uint8)
 
     @cached_property
     def bright_split(self) -> float:
@@ -305,7 +330,8 @@ class _Masks:
             masks.append(("paper", cv2.bitwise_and(paper.astype(np.uint8) * 255, not_edges)))
         if "faint" in cfg.detect_masks:
             # regions closed by faint edges (a white card on a light grey table)
-            faint_edges = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+            faint_edges = cv2.Canny(self.faint_source(blur), cfg.canny_faint[0],
+                                    cfg.canny_faint[1])
             faint = cv2.dilate(faint_edges, np.ones((3, 3), np.uint8))
             masks.append(
                 (
@@ -332,7 +358,8 @@ class _Masks:
             # (pieces of one outline up to hull_gap px apart are one outline: the edges
             # are grown by that much to be grouped, and the filled hulls shrunk back)
             edges = (faint_edges if faint_edges is not None
-                     else cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1]))
+                     else cv2.Canny(self.faint_source(blur), cfg.canny_faint[0],
+                                    cfg.canny_faint[1]))
             grow = 2 * (cfg.hull_gap // 2) + 1
             edges = cv2.dilate(edges, np.ones((grow, grow), np.uint8))
             found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

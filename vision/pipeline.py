@@ -106,6 +106,13 @@ class RecognizerConfig:
     canny_low: int = 40
     canny_high: int = 120
     canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
+    # ... looked for, in a picture whose noise (grey levels, at detection scale) is at least
+    # detect_noise, after a Gaussian blur of detect_noise_blur x the noise (sigma, px): the
+    # faint thresholds stand noise of 4 levels (a white card on a light grey table, found
+    # by its faint edges, is lost when such a picture is smoothed), not of 8 (a webcam's
+    # sensor noise of 12 levels per channel: edges everywhere)
+    detect_noise: float = 6.0
+    detect_noise_blur: float = 0.4
     # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "closed"
     # (Otsu's with its specks closed), "hull" (edge outlines filled), "otsu2"
     detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "closed", "hull")
