@@ -112,7 +112,7 @@ class RecognizerConfig:
     # by its faint edges, is lost when such a picture is smoothed), not of 8 (a webcam's
     # sensor noise of 12 levels per channel: edges everywhere)
     detect_noise: float = 6.0
-    detect_noise_blur: float = 0.4
+    detect_noise_blur: float = 0.2
     # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "closed"
     # (Otsu's with its specks closed), "hull" (edge outlines filled), "otsu2"
     detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "closed", "hull")
@@ -295,12 +295,14 @@ class RecognizerConfig:
     # a card found but not named is read again, both index corners and the centre, from
     # restored pictures, each restoration in turn until one names it: "sharpen" (unsharp
     # masking: a blurred or small picture, whose thin strokes fade and whose glyphs run
-    # together) and "denoise" (a bilateral filter: sensor noise breaks strokes and makes
-    # specks).  Only cards not named pay for it.
-    retry_restore: tuple[str, ...] = ("sharpen", "denoise")
+    # together), "denoise" (a bilateral filter: sensor noise breaks strokes and makes
+    # specks) and "sharpen hard".  Only cards not named pay for it.
+    retry_restore: tuple[str, ...] = ("sharpen", "denoise", "sharpen hard")
     # the unsharp mask's blur: a box this wide (px of the patch) twice (a Gaussian's of
-    # sigma ~2.8 for 7), and its amount
+    # sigma ~2.8 for 7), and its amount; "sharpen hard" (a picture more out of focus, or
+    # smaller) with retry_sharpen_hard
     retry_sharpen: tuple[int, float] = (7, 1.5)
+    retry_sharpen_hard: tuple[int, float] = (9, 3.0)
     retry_denoise: tuple[int, float, float] = (5, 40.0, 3.0)  # diameter, colour and space sigma
     # a re-read names a card only when it is the card the first reading put first among
     # its alternatives (two readings of different pictures agree); a card of which no
@@ -1078,8 +1080,8 @@ class Recognizer:
     def _restorer(self, name: str) -> Callable[[np.ndarray], np.ndarray]:
         """The picture restoration ``name`` of :attr:`RecognizerConfig.retry_restore`."""
         cfg = self.config
-        if name == "sharpen":
-            box, amount = cfg.retry_sharpen
+        if name in ("sharpen", "sharpen hard"):
+            box, amount = cfg.retry_sharpen if name == "sharpen" else cfg.retry_sharpen_hard
             k = (int(box), int(box))
 
             def sharpen(img: np.ndarray) -> np.ndarray:

@@ -18,11 +18,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from vision_robustness import CHANGES, labelled, score  # noqa: E402
 
-# (folder, change, floor): measured 64, 64, 64, 64, 63, 63, 64 of 64 and 82, 82, 81, 84,
-# 85 of 85 (before cards not named were read again from restored patches, a blurred index
-# spilling over the corner zone was no longer counted as a pip, small cards' rounded
-# corners no longer cost their quads and faint edges were looked for in a noisy picture
-# smoothed: 62, 61, 59, 59, 61, 63, 64 and 82, 82, 75, 80, 84)
+# (folder, change, floor): measured 64, 64, 64, 64, 63, 63, 64 of 64 and 83, 83, 84, 84,
+# 85, 85, 85 of 85 (before cards not named were read again from restored patches, a
+# blurred index spilling over the corner zone was no longer counted as a pip, small cards'
+# rounded corners no longer cost their quads and faint edges were looked for in a noisy
+# picture smoothed: 62, 61, 59, 59, 61, 63, 64 and 82, 82, 75, 80, 84, 84, 84)
 CASES = [
     ("webcam-grey", "jpeg q30", 63),
     ("webcam-grey", "dim x0.45", 63),
@@ -31,11 +31,13 @@ CASES = [
     ("webcam-grey", "400 px", 62),
     ("webcam-grey", "slant 0.2", 62),
     ("webcam-grey", "light falloff", 63),
-    ("phone-scenes", "turned 30", 80),
-    ("phone-scenes", "light falloff", 80),
-    ("phone-scenes", "400 px", 80),
+    ("phone-scenes", "turned 30", 82),
+    ("phone-scenes", "light falloff", 82),
+    ("phone-scenes", "400 px", 83),
     ("phone-scenes", "blur 2px", 83),
     ("phone-scenes", "noise 12", 84),
+    ("phone-scenes", "jpeg q30", 84),
+    ("phone-scenes", "dim x0.45", 84),
 ]
 
 
@@ -132,3 +134,29 @@ def test_the_noise_of_a_picture_is_measured() -> None:
         rng = np.random.default_rng(1)
         noisy = np.clip(gray + rng.normal(0, sigma, gray.shape), 0, 255).astype(np.uint8)
         assert abs(_Masks(noisy, lambda: img, cfg).noise - sigma) < 0.2 * sigma + 0.5, sigma
+
+
+@pytest.mark.parametrize(("name", "floor"), [("blur 3px", 38), ("noise 20", 62)])
+def test_harsher_than_the_bench(rec: Recognizer, name: str, floor: int) -> None:
+    """Webcam photos more out of focus, or noisier, than any change of the bench (the
+    restored re-reads were not tuned on these): measured 41 and 64 of 64 (22 and 57 before
+    them), never a wrong card."""
+    import numpy as np
+
+    data = realdata.data_dir()
+    assert data is not None
+
+    def change(img: np.ndarray) -> np.ndarray:
+        if name == "blur 3px":
+            return cv2.GaussianBlur(img, (0, 0), 3)
+        rng = np.random.default_rng(0)
+        return np.clip(img + rng.normal(0, 20, img.shape), 0, 255).astype(np.uint8)
+
+    right = 0
+    for path, cards, partial in labelled(data / "webcam-grey"):
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        said = [r.card.code for r in rec.read(change(img)) if r.card is not None]
+        got = score(said, cards, partial)
+        assert got[1] == 0, (path.name, said, cards)
+        right += got[0]
+    assert right >= floor, right
