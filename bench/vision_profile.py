@@ -36,7 +36,8 @@ import realdata  # noqa: E402
 
 from vision.identify import FrameReader  # noqa: E402
 
-STAGES = ("detect", "rectify", "read corners", "pip check", "decide", "overlaps", "fans", "qr")
+STAGES = ("detect", "rectify", "read corners", "pip check", "decide", "retry", "overlaps", "fans",
+          "qr")
 
 
 def _row(label: str, values: list[float]) -> str:

@@ -173,18 +173,31 @@ def _quad_from_contour(
     """A card-like quad fitted to an outer contour, with its area; or None.  ``ragged``:
     the contour comes from a mask whose card corners may be eaten away (a card in
     shadow), so a fitted rectangle may stand in for a polygon that cuts one off."""
+    got, sides_taken = _fit_quad(c, cfg, img_area, ragged, True)
+    if got is None and sides_taken:
+        # the quad run on from the hull's longest sides was no card's: the polygon's
+        got, _ = _fit_quad(c, cfg, img_area, ragged, False)
+    return got
+
+
+def _fit_quad(
+    c: np.ndarray, cfg: RecognizerConfig, img_area: float, ragged: bool, by_sides: bool
+) -> tuple[tuple[NDArray[np.float32], float] | None, bool]:
+    """:func:`_quad_from_contour`'s fit, and whether the quad from the hull's four longest
+    sides (``by_sides``: tried) was taken."""
+    taken = False
     area = float(cv2.contourArea(c))
     if area > cfg.max_card_area * img_area:
-        return None
+        return None, taken
     hull = cv2.convexHull(_turns(c))
     hull_area = float(cv2.contourArea(hull))
     if hull_area < cfg.min_card_area * img_area:
-        return None
+        return None, taken
     # a card whose white border is broken by its picture or index is not solid, but its
     # outline still runs all around its convex hull
     solid = area / hull_area >= cfg.min_solidity
     if not solid and area / hull_area < cfg.min_ring_solidity:
-        return None
+        return None, taken
     peri = cv2.arcLength(hull, True)
     quad = None
     for eps in (0.015, 0.025, 0.04, 0.06):
@@ -198,19 +211,19 @@ def _quad_from_contour(
         rect = cv2.minAreaRect(c)
         box = cv2.boxPoints(rect).astype(np.float32)
         if hull_area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
-            return None
+            return None, taken
         if solid and area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
-            return None
+            return None, taken
         quad = box
     quad = order_clockwise(quad)
     qa = quad_area(quad)
-    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps)
+    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps) if by_sides else None
     if sq is not None:
         sa = quad_area(sq)
         if qa < sa <= hull_area / 0.9 and sa > 1.02 * qa:
             # the polygon cut a corner that the card's sides, run on, give back (ink at
             # the corner joined to the card's edge ate into its outline)
-            quad, qa = sq, sa
+            quad, qa, taken = sq, sa, True
     if ragged and qa > 0 and hull_area / qa >= 1.12:
         # the polygon cut off a ragged corner (a card in shadow, its paper near the
         # threshold): the fitted rectangle holds it all (the sides are refined later)
@@ -218,28 +231,39 @@ def _quad_from_contour(
         if hull_area / max(1.0, rect[1][0] * rect[1][1]) >= cfg.min_rectangularity:
             quad = order_clockwise(cv2.boxPoints(rect).astype(np.float32))
             qa = quad_area(quad)
+    if qa > 0 and hull_area / qa >= 1.12:
+        # the polygon's corners lie on the hull's rounded corners and cut them off (a
+        # small card, whose corners are round over several pixels): the corners where
+        # lines fitted to its sides meet
+        # (only when the contour runs along all of the new quad's outline: lines fitted
+        # to a card's sides, not to a glyph or a shadow cutting into its outline)
+        fitted = order_clockwise(refine_quad(c, quad))
+        fa = quad_area(fitted)
+        tol = max(1.5, 0.015 * float(np.hypot(*(fitted[2] - fitted[0]))))
+        if 0.85 < hull_area / max(1e-6, fa) < 1.12 and _outline_covered(c, fitted, tol, 1.0):
+            quad, qa = fitted, fa
     if qa <= 0 or not (0.85 < hull_area / qa < 1.12):
-        return None
+        return None, taken
     if solid and not (0.8 < area / qa < 1.12):
-        return None
+        return None, taken
     sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
     if sides.min() < 8:
-        return None
+        return None, taken
     if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * float(sides.max())), 0.85):
-        return None
+        return None, taken
     # opposite sides: perspective may shorten one, but not by much more than half
     if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
-        return None
+        return None, taken
     if max(sides[1], sides[3]) / min(sides[1], sides[3]) > cfg.max_side_ratio:
-        return None
+        return None, taken
     a = (sides[0] + sides[2]) / 2
     b = (sides[1] + sides[3]) / 2
     aspect = min(a, b) / max(a, b)
     if aspect < cfg.min_aspect:
-        return None
+        return None, taken
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
-        return None
-    return quad, qa
+        return None, taken
+    return (quad, qa), taken
 
 
 def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.float32] | None:
@@ -268,6 +292,12 @@ def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.fl
             return None
         t = ((qx - px) * vy - (qy - py) * vx) / den
         pts.append((px + t * ux, py + t * uy))
+    # each long side of the hull is most of its side of the quad: a corner cut off is a
+    # short piece of the outline, not a long diagonal (a shadow, a hand)
+    for k in range(4):
+        (x0, y0), (x1, y1) = pts[k - 1], pts[k]
+        if longest[k][0] < 0.6 * math.hypot(x1 - x0, y1 - y0):
+            return None
     quad = np.array(pts, np.float32)
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
         return None
@@ -310,6 +340,7 @@ def _below(img: np.ndarray, t: float, value: int = 255) -> NDArray[np.uint8]:
 
 
 RAGGED = ("closed", "hull")  # masks whose card corners may be eaten away
+_NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
 
 class _Masks:
@@ -323,6 +354,7 @@ class _Masks:
         self._colour = colour  # the frame in colour, at gray's size, made when first needed
         self._small: np.ndarray | None = None
         self.cfg = cfg
+        self.gray = gray
         self.blur = cv2.GaussianBlur(gray, (5, 5), 0)
         self.otsu_t, self.otsu = cv2.threshold(
             self.blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
@@ -335,6 +367,30 @@ class _Masks:
         edges = cv2.Canny(self.blur, self.cfg.canny_low, self.cfg.canny_high)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         return np.asarray(cv2.bitwise_not(edges), dtype=np.uint8)
+
+    @cached_property
+    def noise(self) -> float:
+        """The sensor noise's standard deviation in grey levels (Immerkaer's estimate, with
+        the median of the absolute Laplacian-like response so that edges and texture count
+        less), from every 4th pixel of every 4th row (a picture's noise is no less plain
+        there, at a sixteenth of the cost)."""
+        sub = np.asarray(self.gray[::4, ::4], dtype=np.float32)
+        if min(sub.shape) < 8:
+            return 0.0
+        # |response| in whole levels (saturated at 255), its median read off a histogram
+        r = cv2.convertScaleAbs(cv2.filter2D(sub, -1, _NOISE_KERNEL))
+        cum = np.cumsum(cv2.calcHist([r], [0], None, [256], [0, 256]).ravel())
+        med = float(np.searchsorted(cum, cum[-1] / 2))
+        return med * 1.4826 / 6.0
+
+    def faint_source(self, blur: np.ndarray) -> np.ndarray:
+        """The picture faint edges are looked for in: ``blur``, smoothed more when the
+        camera's noise would make edges everywhere at the faint thresholds."""
+        cfg = self.cfg
+        if self.noise < cfg.detect_noise:
+            return blur
+        return np.asarray(cv2.GaussianBlur(blur, (0, 0), cfg.detect_noise_blur * self.noise),
+                          dtype=np.uint8)
 
     @cached_property
     def bright_split(self) -> float:
@@ -375,7 +431,8 @@ class _Masks:
             masks.append(("paper", cv2.bitwise_and(paper, not_edges)))
         if "faint" in cfg.detect_masks:
             # regions closed by faint edges (a white card on a light grey table)
-            faint_edges = cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1])
+            faint_edges = cv2.Canny(self.faint_source(blur), cfg.canny_faint[0],
+                                    cfg.canny_faint[1])
             faint = cv2.dilate(faint_edges, np.ones((3, 3), np.uint8))
             masks.append(
                 (
@@ -400,7 +457,8 @@ class _Masks:
             # (pieces of one outline up to hull_gap px apart are one outline: the edges
             # are grown by that much to be grouped, and the filled hulls shrunk back)
             edges = (faint_edges if faint_edges is not None
-                     else cv2.Canny(blur, cfg.canny_faint[0], cfg.canny_faint[1]))
+                     else cv2.Canny(self.faint_source(blur), cfg.canny_faint[0],
+                                    cfg.canny_faint[1]))
             grow = 2 * (cfg.hull_gap // 2) + 1
             edges = cv2.dilate(edges, np.ones((grow, grow), np.uint8))
             found, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -29,6 +29,7 @@ Steps:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -111,6 +112,13 @@ class RecognizerConfig:
     canny_low: int = 40
     canny_high: int = 120
     canny_faint: tuple[int, int] = (10, 30)  # for cards barely brighter than the table
+    # ... looked for, in a picture whose noise (grey levels, at detection scale) is at least
+    # detect_noise, after a Gaussian blur of detect_noise_blur x the noise (sigma, px): the
+    # faint thresholds stand noise of 4 levels (a white card on a light grey table, found
+    # by its faint edges, is lost when such a picture is smoothed), not of 8 (a webcam's
+    # sensor noise of 12 levels per channel: edges everywhere)
+    detect_noise: float = 6.0
+    detect_noise_blur: float = 0.2
     # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "closed"
     # (Otsu's with its specks closed), "hull" (edge outlines filled), "otsu2"
     detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "closed", "hull")
@@ -318,6 +326,26 @@ class RecognizerConfig:
     # ... and never one whose rim is less paper than this (a table seen whole, where no card
     # was named, is no card)
     whole_frame_min_paper: float = 0.5
+    # a card found but not named is read again, both index corners and the centre, from
+    # restored pictures, each restoration in turn until one names it: "sharpen" (unsharp
+    # masking: a blurred or small picture, whose thin strokes fade and whose glyphs run
+    # together), "denoise" (a bilateral filter: sensor noise breaks strokes and makes
+    # specks) and "sharpen hard".  Only cards not named pay for it.
+    retry_restore: tuple[str, ...] = ("sharpen", "denoise", "sharpen hard")
+    # the unsharp mask's blur: a box this wide (px of the patch) twice (a Gaussian's of
+    # sigma ~2.8 for 7), and its amount; "sharpen hard" (a picture more out of focus, or
+    # smaller) with retry_sharpen_hard
+    retry_sharpen: tuple[int, float] = (7, 1.5)
+    retry_sharpen_hard: tuple[int, float] = (9, 3.0)
+    retry_denoise: tuple[int, float, float] = (5, 40.0, 3.0)  # diameter, colour and space sigma
+    # a re-read names a card only when it is the card the first reading put first among
+    # its alternatives (two readings of different pictures agree); a card of which no
+    # glyphs were cut at first (no alternatives: its small suit glyph may have run into a
+    # big pip beside it) is read again only with the restorations of retry_unled, only
+    # when it lies apart and is of the usual size (see second_corner_below), and named
+    # only when both its index corners name it (an outline that is no card's, or a card
+    # with a printed code, may show one glyph-like shape)
+    retry_unled: tuple[str, ...] = ("sharpen",)
 
 
 @dataclass(frozen=True)
@@ -848,26 +876,29 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
+            named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
             if paper >= self.config.whole_frame_paper or (
-                paper >= self.config.whole_frame_min_paper
-                and not any(r.card is not None for r in readings)
+                paper >= self.config.whole_frame_min_paper and not named
             ):
-                whole = self._whole_frame(pyr)
+                # (read again restored only when nothing else was named: a light grey
+                # table's rim looks like paper too)
+                whole = self._whole_frame(pyr, retry=not named)
                 if whole is not None:
                     return [whole]  # what was found inside it is its print
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
 
-    def _whole_frame(self, pyr: _Pyramid) -> CardReading | None:
+    def _whole_frame(self, pyr: _Pyramid, retry: bool = True) -> CardReading | None:
         """The picture read as one card that fills it (a photo cropped to the card), when
-        it has a card's proportions and the reading names a card; else None."""
+        it has a card's proportions and the reading names a card; else None.  ``retry``:
+        a reading that names none is read again restored (see :meth:`read_quad`)."""
         h, w = pyr.levels[0].shape[:2]
         if min(h, w) < 32 or min(h, w) / max(h, w) < self.config.whole_frame_aspect:
             return None
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-        reading = self.read_quad(pyr, quad)
+        reading = self.read_quad(pyr, quad, retry)
         return reading if reading.card is not None else None
 
     def read_overlaps(
@@ -984,9 +1015,17 @@ class Recognizer:
         out.sort(key=lambda t: -t.score)
         return out
 
-    def read_quad(self, pyr: _Pyramid, quad: np.ndarray) -> CardReading:
-        """Read the card whose corners are ``quad`` (image pixels, any order)."""
-        return self._finish(pyr, self.interpretations(pyr, quad))
+    def read_quad(self, pyr: _Pyramid, quad: np.ndarray, retry: bool = True) -> CardReading:
+        """Read the card whose corners are ``quad`` (image pixels, any order); one not
+        named is read again from restored pictures (``retry_restore``), when ``retry``."""
+        corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
+        patches = [corner.patch(k) for k in range(4) if k % 2 in corner.ways]
+        reads = self.reader.read_patches(patches)
+        reading = self._finish(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads))
+        if (reading.card is None and retry and self.config.retry_restore
+                and reading.confidence < self.config.min_confidence):
+            reading = self._retry(pyr, corner, False, reading, False, patches)
+        return reading
 
     def _read_quads(
         self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None
@@ -1004,6 +1043,8 @@ class Recognizer:
             jobs = [(i, k + h) for i, w in enumerate(warps) for k in w.ways
                     for h in ((0,) if single[i] else (0, 2))]
             patches = [warps[i].patch(k) for i, k in jobs]
+        # the patches warped, kept for a card read again (retry_restore)
+        warped = dict(zip(jobs, patches, strict=True))
         reads: list[list[CornerRead | None]] = [[None] * 4 for _ in quads]
         edge = [w.near_edge(cfg.edge_margin) for w in warps]
 
@@ -1027,6 +1068,7 @@ class Recognizer:
         if again:
             with stages("rectify"):
                 patches = [warps[i].patch(k) for i, k in again]
+            warped.update(zip(again, patches, strict=True))
             with stages("read corners"):
                 for (i, k), r in zip(again, self.reader.read_patches(patches), strict=True):
                     reads[i][k] = keep(i, k, r)
@@ -1041,7 +1083,99 @@ class Recognizer:
         with stages("pip check"):
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
-            return [self._decide_staged(*st) for st in staged]
+            out = [self._decide_staged(*st) for st in staged]
+        if cfg.retry_restore or cfg.retry_unled:
+            with stages("retry"):
+                for i, reading in enumerate(out):
+                    # (a card named clearly enough but set aside -- one index corner whose
+                    # opposite shows none, a card too small -- is not for a sharper look)
+                    if reading.card is None and reading.confidence < cfg.min_confidence:
+                        ks = [k for k in range(4) if k % 2 in warps[i].ways]
+                        got = [warped.get((i, k)) for k in ks]
+                        ready = [warps[i].patch(k) if g is None else g
+                                 for k, g in zip(ks, got, strict=True)]
+                        out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready)
+        return out
+
+    def _retry(
+        self,
+        pyr: _Pyramid,
+        warp: _CornerWarp,
+        near_edge: bool,
+        first: CardReading,
+        single: bool,
+        patches: list[np.ndarray],
+    ) -> CardReading:
+        """A card not named, read again from restored pictures (``retry_restore``): the
+        first restoration that names it -- the card the first reading led with -- gives
+        the reading; else the first reading stands.  ``single``: the card lies apart and is
+        of the usual size; ``patches``: its index corners' patches, of every way up."""
+        cfg = self.config
+        lead = first.alternatives[0][0] if first.alternatives else None
+        names = cfg.retry_restore
+        if lead is None:
+            names = cfg.retry_unled if single else ()
+        ks = [k for k in range(4) if k % 2 in warp.ways]
+        for name in names:
+            restore = self._restorer(name)
+            if lead is None:
+                # both index corners must show glyphs: the opposite corner is read only
+                # where the first one (of its way up) shows some
+                reads: list[CornerRead | None] = [None] * len(ks)
+                heads = [j for j, k in enumerate(ks) if k < 2]
+                for j, r in zip(heads, self.reader.read_patches(
+                        [restore(patches[j]) for j in heads]), strict=True):
+                    reads[j] = r
+                tails = [j for j, k in enumerate(ks) if k >= 2 and reads[ks.index(k - 2)]]
+                if not tails:
+                    continue
+                for j, r in zip(tails, self.reader.read_patches(
+                        [restore(patches[j]) for j in tails]), strict=True):
+                    reads[j] = r
+            else:
+                reads = self.reader.read_patches([restore(p) for p in patches])
+            if near_edge:
+                reads = [r if r is None or warp.box_inside(k, r.box, cfg.edge_margin)
+                         else None for k, r in zip(ks, reads, strict=True)]
+            # (every corner of reads was looked at: one showing no index makes a lone one)
+            tried = {k for k, r in zip(ks, reads, strict=True)
+                     if lead is not None or r is not None or k < 2}
+            interps = self._interpret(warp.q, warp.sides, warp.ways, reads, tried=tried)
+            if lead is None and len(interps[0].reads) < 2:
+                continue
+            reading = self._decide_staged(*self._stage(pyr, interps, True, restore=restore))
+            if reading.card is not None and (lead is None or reading.card.code == lead):
+                # the middle, restored too, must bear it out: its pips counted, or a
+                # picture for a court card (a blurred 9 read as a 4 in both the first and
+                # the restored corners)
+                middle = self.centre(pyr, interps[0].corners, False, True, restore=restore)
+                if reading.card.rank not in middle.expected():
+                    continue
+                return reading
+        return first
+
+    def _restorer(self, name: str) -> Callable[[np.ndarray], np.ndarray]:
+        """The picture restoration ``name`` of :attr:`RecognizerConfig.retry_restore`."""
+        cfg = self.config
+        if name in ("sharpen", "sharpen hard"):
+            box, amount = cfg.retry_sharpen if name == "sharpen" else cfg.retry_sharpen_hard
+            k = (int(box), int(box))
+
+            def sharpen(img: np.ndarray) -> np.ndarray:
+                # two box blurs: nearly a Gaussian's, at a fraction of its cost
+                soft = cv2.blur(cv2.blur(img, k), k)
+                return np.asarray(cv2.addWeighted(img, 1 + amount, soft, -amount, 0),
+                                  dtype=np.uint8)
+
+            return sharpen
+        if name == "denoise":
+            d, sc, ss = cfg.retry_denoise
+
+            def denoise(img: np.ndarray) -> np.ndarray:
+                return np.asarray(cv2.bilateralFilter(img, d, sc, ss), dtype=np.uint8)
+
+            return denoise
+        raise ValueError(f"unknown restoration {name!r}")
 
     def _single_corner(self, quads: list[np.ndarray], apart: list[bool] | None) -> list[bool]:
         """Per quad: whether one index corner may be enough (see :meth:`_read_quads`)."""
@@ -1088,6 +1222,7 @@ class Recognizer:
         interps: list[_Interpretation],
         score: bool,
         memo: dict[tuple[int, ...], CardReading] | None = None,
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> tuple[_Interpretation, CardReading, Centre | None]:
         """The corners' reading of the best way up, and the centre if it is to be looked
         at (its pips' shapes scored now, or later in a batch)."""
@@ -1113,7 +1248,7 @@ class Recognizer:
             # the pips' shapes are read too only when the corners' suit is not clear
             want_suit = float(s1 - s2) < self.config.centre_suit_below
             with self.stages("pip check"):
-                centre = self.centre(pyr, best.corners, want_suit, score)
+                centre = self.centre(pyr, best.corners, want_suit, score, restore)
         return best, reading, centre
 
     def _decide_staged(
@@ -1136,7 +1271,12 @@ class Recognizer:
 
     # -- the middle of the card: pips or a picture
     def centre(
-        self, pyr: _Pyramid, corners: np.ndarray, want_suit: bool = True, score: bool = True
+        self,
+        pyr: _Pyramid,
+        corners: np.ndarray,
+        want_suit: bool = True,
+        score: bool = True,
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> Centre:
         cfg = self.config
         W, H = cfg.centre_size
@@ -1147,6 +1287,8 @@ class Recognizer:
             lvl += 1
         m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
         crop = pyr.warp(lvl, m, (W, H))
+        if restore is not None:
+            crop = restore(crop)
         centre = analyse_centre(crop, cfg, self.reader, want_suit)
         if score:
             score_centres([centre], self.reader, cfg)
@@ -1667,8 +1809,10 @@ def analyse_centre(
     least = 0.04 * H
     sizable = [(i, r) for i, r in enumerate(rows) if i and (r[3] >= least or r[2] >= least)]
     for i, (x, y, w, h, a) in sizable:
-        in_left = x + w <= zx
-        in_right = x >= W - zx
+        # (or one that starts in the zone's outer half and is centred in it: a blurred
+        # index glyph, or one of a quad found a little too large, spills over the zone)
+        in_left = x + w <= zx or (x < zx / 2 and 2 * x + w <= 2 * zx)
+        in_right = x >= W - zx or (x + w > W - zx / 2 and 2 * x + w >= 2 * (W - zx))
         in_top = y + h <= zy
         in_bottom = y >= H - zy
         if (in_left or in_right) and (in_top or in_bottom):

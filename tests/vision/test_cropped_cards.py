@@ -76,3 +76,22 @@ def test_a_table_photo_is_not_read_as_one_card(rec: Recognizer) -> None:
     said = [r.card.code for r in rec.read(img[:side, : int(side / 0.75) if w > h else w])
             if r.card is not None]
     assert all(c in photo.cards for c in said), (said, photo.cards)
+
+
+@pytest.mark.parametrize(("change", "floor"), [("blur", 39), ("small", 46)])
+def test_blurred_and_small_cells_are_read_again_restored(
+    rec: Recognizer, change: str, floor: int
+) -> None:
+    """Deck-sheet cells out of focus (2 px) or shrunk to 0.4: a cell read as one card but
+    not named is read again from restored patches.  Measured 41 and 48 of 52 (34 and 43
+    before), never a wrong card."""
+    right = 0
+    for img, card in realdata.deck_sheet_samples():
+        if change == "blur":
+            pic = cv2.GaussianBlur(img, (0, 0), 2)
+        else:
+            pic = cv2.resize(img, None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA)
+        said = [r.card.code for r in rec.read(pic) if r.card is not None]
+        assert all(c == card.code for c in said), (card.code, said)
+        right += card.code in said
+    assert right >= floor, right

@@ -144,3 +144,39 @@ def test_a_card_with_a_cut_corner_on_a_light_table_is_found_whole(rec: Recognize
     found = [order_clockwise(np.array(q.corners, np.float32)) for q in rec.find_cards(frame.image)]
     best = min(found, key=lambda q: float(np.abs(q - want).max()))
     assert float(np.abs(best - want).max()) < 9.0
+
+
+def _rounded_card_mask(w: float, angle: float, tilt: float) -> np.ndarray:
+    """The mask of a small card (w px wide, 1.4 w tall, corners rounded by 0.12 w) turned
+    by ``angle`` degrees, its far side ``tilt`` narrower, drawn 8 times larger and shrunk
+    as a camera would."""
+    h, r, s = 1.4 * w, 0.12 * w, 8
+    pts = []
+    for cx, cy, a0 in ((w - r, r, -90), (w - r, h - r, 0), (r, h - r, 90), (r, r, 180)):
+        for a in np.linspace(a0, a0 + 90, 10):
+            pts.append((cx + r * np.cos(np.radians(a)), cy + r * np.sin(np.radians(a))))
+    poly = np.array(pts) - [w / 2, h / 2]
+    m = cv2.getRotationMatrix2D((0, 0), angle, 1.0)[:, :2]
+    poly = poly @ m.T
+    poly[:, 0] *= 1 + tilt * poly[:, 1] / h
+    big = np.zeros((160 * s, 200 * s), np.uint8)
+    cv2.fillPoly(big, [np.int32((poly + [100, 80]) * s)], 255)
+    small = cv2.resize(big, (200, 160), interpolation=cv2.INTER_AREA)
+    return (small > 127).astype(np.uint8) * 255
+
+
+def test_small_cards_with_round_corners_are_quads() -> None:
+    """A card 36-52 px wide: its rounded corners span several pixels, and the polygon
+    fitted to its hull cuts them off; its quad is where lines fitted to its sides meet
+    (the polygon alone took 5 of these 24)."""
+    from vision.detect import _quad_from_contour
+
+    cfg = RecognizerConfig()
+    for w in (36, 44, 52):
+        for angle in (0, 20, 35, 60):
+            for tilt in (0.0, 0.2):
+                m = _rounded_card_mask(w, angle, tilt)
+                cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+                got = _quad_from_contour(max(cs, key=cv2.contourArea), cfg, float(m.size))
+                assert got is not None, (w, angle, tilt)
+                assert abs(got[1] / (1.4 * w * w) - 1) < 0.2, (w, angle, tilt, got[1])

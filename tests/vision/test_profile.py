@@ -84,7 +84,7 @@ def test_save_load_round_trip(tmp_path: Path, sheet_parts: list[DeckProfile],
 def test_add_a_correction(sheet: list[tuple[np.ndarray, Card]]) -> None:
     # from its index corners alone (no look at the picture in the middle), this deck's
     # looped Q is not told from an 8 untaught
-    corners_only = RecognizerConfig(use_centre=False)
+    corners_only = RecognizerConfig(use_centre=False, retry_restore=(), retry_unled=())
     prof = DeckProfile(name="x")
     img, card = sheet[11 * 4]  # QS
     assert Recognizer(corners_only).read_crop(img).card is None

@@ -18,15 +18,27 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from vision_robustness import CHANGES, labelled, score  # noqa: E402
 
-# (folder, change, floor): measured 60, 60, 61, 62, 64 of 64 and 80, 81 of 85
+# (folder, change, floor): measured 64, 62, 64, 64, 64, 63, 64 of 64 and 83, 83, 76, 84,
+# 84, 84, 84 of 85 (before cards not named were read again from restored patches, a
+# blurred index spilling over the corner zone was no longer counted as a pip, small cards'
+# rounded corners no longer cost their quads and faint edges were looked for in a noisy
+# picture smoothed: 62, 61, 59, 59, 61, 63, 64 and 82, 82, 75, 80, 84, 84, 84; phone
+# pictures shrunk to 400 px hold cards under 64 px tall, which are no longer named)
 CASES = [
-    ("webcam-grey", "jpeg q30", 58),
-    ("webcam-grey", "dim x0.45", 58),
-    ("webcam-grey", "blur 2px", 59),
-    ("webcam-grey", "slant 0.2", 60),
+    ("webcam-grey", "jpeg q30", 63),
+    ("webcam-grey", "dim x0.45", 61),
+    ("webcam-grey", "blur 2px", 63),
+    ("webcam-grey", "noise 12", 63),
+    ("webcam-grey", "400 px", 62),
+    ("webcam-grey", "slant 0.2", 62),
     ("webcam-grey", "light falloff", 63),
-    ("phone-scenes", "turned 30", 78),
-    ("phone-scenes", "light falloff", 79),
+    ("phone-scenes", "turned 30", 82),
+    ("phone-scenes", "light falloff", 82),
+    ("phone-scenes", "400 px", 74),
+    ("phone-scenes", "blur 2px", 83),
+    ("phone-scenes", "noise 12", 84),
+    ("phone-scenes", "jpeg q30", 84),
+    ("phone-scenes", "dim x0.45", 84),
 ]
 
 
@@ -106,3 +118,83 @@ def test_blurred_frames_name_no_court_card_for_a_number(rec: Recognizer) -> None
         assert [c for c in said if c not in truth] == [], (seed, said, truth)
         named += len(said)
     assert named >= 55, named  # measured 65 of 144
+
+
+def test_unread_cards_are_read_again_restored(rec: Recognizer) -> None:
+    """Blurred, noisy and small pictures: the cards not named at first are read again from
+    sharpened or denoised index patches, and only then named (never otherwise)."""
+    import dataclasses
+
+    plain = Recognizer(dataclasses.replace(rec.config, retry_restore=(), retry_unled=()))
+    data = realdata.data_dir()
+    assert data is not None
+    more = 0
+    for path, cards, partial in labelled(data / "webcam-grey")[:40]:
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        for change in ("blur 2px", "noise 12"):
+            pic = CHANGES[change](img)
+            said = [r.card.code for r in rec.read(pic) if r.card is not None]
+            before = [r.card.code for r in plain.read(pic) if r.card is not None]
+            assert score(said, cards, partial)[1] == 0, (path.name, change, said)
+            assert all(c in said for c in before), (path.name, change, said, before)
+            more += len(said) - len(before)
+    assert more >= 1, more  # measured 1: most are read the first time now
+
+
+def test_named_cards_are_not_read_again(rec: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second reading costs time only for cards not named."""
+    calls: list[int] = []
+    real = Recognizer._retry
+
+    def counted(self: Recognizer, *args: object) -> object:
+        calls.append(1)
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Recognizer, "_retry", counted)
+    photo = realdata.photos("webcam-grey")[0]
+    said = [r.card for r in rec.read(photo.image()) if r.card is not None]
+    assert len(said) == 1 and calls == []
+
+
+def test_the_noise_of_a_picture_is_measured() -> None:
+    """The detection's noise estimate (faint edges are looked for in a smoothed picture
+    when it is high): about the sigma of the noise added, and near 0 for a clean photo."""
+    import numpy as np
+
+    from vision.detect import _Masks
+    from vision.pipeline import RecognizerConfig
+
+    img = realdata.photos("webcam-grey")[0].image()
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    cfg = RecognizerConfig()
+    assert _Masks(gray, lambda: img, cfg).noise < 1.0
+    for sigma in (4.0, 8.0, 16.0):
+        rng = np.random.default_rng(1)
+        noisy = np.clip(gray + rng.normal(0, sigma, gray.shape), 0, 255).astype(np.uint8)
+        assert abs(_Masks(noisy, lambda: img, cfg).noise - sigma) < 0.2 * sigma + 0.5, sigma
+
+
+@pytest.mark.parametrize(("name", "floor"), [("blur 3px", 35), ("noise 20", 62)])
+def test_harsher_than_the_bench(rec: Recognizer, name: str, floor: int) -> None:
+    """Webcam photos more out of focus, or noisier, than any change of the bench (the
+    restored re-reads were not tuned on these): measured 37 and 64 of 64 (22 and 57 before
+    them), never a wrong card."""
+    import numpy as np
+
+    data = realdata.data_dir()
+    assert data is not None
+
+    def change(img: np.ndarray) -> np.ndarray:
+        if name == "blur 3px":
+            return cv2.GaussianBlur(img, (0, 0), 3)
+        rng = np.random.default_rng(0)
+        return np.clip(img + rng.normal(0, 20, img.shape), 0, 255).astype(np.uint8)
+
+    right = 0
+    for path, cards, partial in labelled(data / "webcam-grey"):
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        said = [r.card.code for r in rec.read(change(img)) if r.card is not None]
+        got = score(said, cards, partial)
+        assert got[1] == 0, (path.name, said, cards)
+        right += got[0]
+    assert right >= floor, right
