@@ -18,6 +18,10 @@ fi
 if [ "$want_test" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   need_pkgs+=(chromium)
 fi
+# (a test prints a German deck's "D" index in one of these fonts)
+if [ "$want_test" = 1 ] && [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf ]; then
+  need_pkgs+=(fonts-liberation)
+fi
 if [ "${#need_pkgs[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing Debian packages: ${need_pkgs[*]}"
@@ -27,7 +31,7 @@ if [ "${#need_pkgs[@]}" -gt 0 ]; then
   else
     say "missing Debian packages: ${need_pkgs[*]}"
     say "install them with:  sudo apt-get install -y ${need_pkgs[*]}"
-    say "(QR codes need libzbar0; the browser tests need chromium)"
+    say "(QR codes need libzbar0; the browser tests need chromium; a test, fonts-liberation)"
     exit 1
   fi
 fi

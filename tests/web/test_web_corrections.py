@@ -2,9 +2,10 @@
 on with the real card, the deck profile on disk learns the camera's picture, and the camera
 reads that card right afterwards.
 
-The camera is a real video (the printed board, as ``vision.tablevideo`` draws it, with a REAL
-queen of spades of the Italian deck of ``shared/data/deck-sheet`` lying on Jaffar's pile;
-the untaught recognizer finds that card but cannot read it), fed through
+The camera is a real video (the printed board, as ``vision.tablevideo`` draws it, with the
+REAL queen of spades of ``shared/data/deck-sheet`` lying on Jaffar's pile, made a German
+deck's: "D" for Dame in its corners, its picture painted over; the untaught recognizer finds
+that card but cannot read it), fed through
 ``companion.table.runtime.feed_camera`` as ``companion play --video`` does; the table is a
 real session on a SQLite journal behind the real Flask app."""
 
@@ -38,14 +39,35 @@ if realdata.data_dir() is None:  # a missing folder must fail the run, not skip 
                        "the repository")
 
 
+DAME_FONT = "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf"
+
+
 @pytest.fixture(scope="module")
 def queen_video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A queen as a German deck prints it: the REAL queen of spades of the Italian deck, its
+    "Q" indices overprinted with "D" (Dame) and its picture painted over, so that its
+    corners show a rank no deck the recognizer knows has, and its middle no picture."""
     import cv2
+    import numpy as np
 
     cv2.setNumThreads(1)
+    if not Path(DAME_FONT).is_file():  # a missing font must fail the run, not crash it
+        pytest.fail(f"{DAME_FONT} is missing: apt-get install -y fonts-liberation")
     faces = {card.code: img for img, card in realdata.deck_sheet_samples()}
+    face = faces["QS"].copy()
+    h, w = face.shape[:2]
+    ink = np.median(face[: int(0.05 * h), int(0.3 * w) : int(0.7 * w)].reshape(-1, 3), axis=0)
+    paper = tuple(int(x) for x in ink)
+    dame = cv2.FontFace(DAME_FONT)
+    for _ in range(2):  # the top-left index, then (turned half round) the bottom-right one
+        cv2.rectangle(face, (int(0.02 * w), int(0.02 * h)), (int(0.16 * w), int(0.16 * h)),
+                      paper, -1)
+        cv2.putText(face, "D", (int(0.03 * w), int(0.145 * h)), (20, 20, 20), dame,
+                    int(0.12 * h))
+        face = np.ascontiguousarray(np.rot90(face, 2))
+    face[int(0.13 * h) : int(0.87 * h), int(0.17 * w) : int(0.83 * w)] = paper
     folder = tmp_path_factory.mktemp("video")
-    return tv.board_video(folder / "queen.avi", faces["QS"], "jaffar", frames=30)
+    return tv.board_video(folder / "queen.avi", face, "jaffar", frames=30)
 
 
 class Table:
