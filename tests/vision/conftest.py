@@ -7,6 +7,7 @@ import cv2
 import pytest
 import realdata
 
+from vision.identify import FrameReader
 from vision.pipeline import Recognizer
 
 if realdata.data_dir() is None:
@@ -18,3 +19,10 @@ if realdata.data_dir() is None:
 def rec() -> Recognizer:
     cv2.setNumThreads(1)
     return Recognizer()
+
+
+@pytest.fixture(scope="module")
+def reader() -> FrameReader:
+    """What ``companion identify`` reads frames with (cards and QR codes), on one thread."""
+    cv2.setNumThreads(1)
+    return FrameReader()

@@ -10,17 +10,7 @@ them).  None of it is a card.  In 40 such frames there were once seven cards nam
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
-import pytest
-
-from vision.identify import FrameReader
-
-
-@pytest.fixture(scope="module")
-def reader() -> FrameReader:
-    cv2.setNumThreads(1)
-    return FrameReader()
 
 
 def _table(seed: int) -> np.ndarray:

@@ -4,19 +4,11 @@ never a card that is not there, most cards read."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 import realdata
 
-from vision.identify import FrameReader
 from vision.pipeline import RecognizerConfig, _papery
-
-
-@pytest.fixture(scope="module")
-def reader() -> FrameReader:
-    cv2.setNumThreads(1)
-    return FrameReader()
 
 
 @pytest.fixture(scope="module")
