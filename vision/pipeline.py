@@ -298,6 +298,11 @@ class RecognizerConfig:
     # a card less tall than this (px) is found but never named: its index is some 6 px high
     # (cards 59-61 px tall were misread 5 times in 200; none taller, in 1,400)
     min_card_height: float = 64.0
+    # a card whose outline's edges are this wide (of its height) or wider is smeared (out of
+    # focus, or moving; sharp cards 0.01 and less, a 7 px motion blur of a 150 px card 0.02;
+    # the width is counted in steps of a 300th of the height): it is named only where its
+    # middle bears it out (above 1.0: never checked)
+    smear_ratio: float = 0.018
     max_alternatives: int = 4
     # a card read from one index corner whose opposite corner was looked at and shows no
     # index is named only at or above this confidence: the outline of a row of cards, each
@@ -1084,6 +1089,9 @@ class Recognizer:
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
             out = [self._decide_staged(*st) for st in staged]
+        if cfg.smear_ratio < 1.0 and any(r.card is not None for r in out):
+            with stages("pip check"):
+                out = self._unsmeared(pyr, out)
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):
                 for i, reading in enumerate(out):
@@ -1095,6 +1103,32 @@ class Recognizer:
                         ready = [warps[i].patch(k) if g is None else g
                                  for k, g in zip(ks, got, strict=True)]
                         out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready)
+        return out
+
+    def _unsmeared(self, pyr: _Pyramid, readings: list[CardReading]) -> list[CardReading]:
+        """``readings``, but no card where the card's outline is smeared (its edges more
+        than ``smear_ratio`` of its height wide: out of focus, or moving) and the middle
+        does not bear the card out (its pips counted, or a picture for a court card): a
+        smeared 3 or 2 reads as a J or a 7 in both index corners, its pips run together."""
+        named = [i for i, r in enumerate(readings) if r.card is not None and len(r.corners) == 4]
+        if not named:
+            return readings
+        gray = self.frame_gray
+        if gray is None or gray.shape[:2] != pyr.levels[0].shape[:2]:
+            gray = self.frame_gray = cv2.cvtColor(pyr.levels[0], cv2.COLOR_BGR2GRAY)
+        quads = [np.asarray(readings[i].corners, np.float32) for i in named]
+        heights = [_card_height(c) for c in quads]
+        out = list(readings)
+        for i, corners, height, width in zip(named, quads, heights,
+                                             edge_blurs(gray, quads, heights), strict=True):
+            if width is None or width < self.config.smear_ratio * height:
+                continue
+            card = readings[i].card
+            assert card is not None
+            if card.rank in self.centre(pyr, corners, False, True).expected():
+                continue
+            r = readings[i]
+            out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
         return out
 
     def _retry(
@@ -1398,6 +1432,72 @@ class Recognizer:
 _CARDS: tuple[tuple[Card, ...], ...] = tuple(
     tuple(Card(r, Suit.from_letter(s)) for s in SUIT_CLASSES) for r in RANK_CLASSES
 )
+
+
+# where an outline's edges are measured: along each side (fractions), and across it (in
+# units of the reach, 8% of the card's height)
+_BLUR_ALONG = np.array([0.3, 0.5, 0.7], np.float32)
+_BLUR_ACROSS = np.arange(-1.0, 1.0001, 1 / 24, dtype=np.float32)
+
+
+def edge_blur(gray: np.ndarray, corners: np.ndarray, height: float) -> float | None:
+    """How wide (px) the outline of a card quad's second blurriest side is (see
+    :func:`edge_blurs`)."""
+    return edge_blurs(gray, [corners], [height])[0]
+
+
+def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
+               ) -> list[float | None]:
+    """For each card quad, how wide (px) the outline of its second blurriest side is: the
+    median, over three places on the side, of the distance from where grey falls below 80%
+    of the way from the table outside to the paper inside to where it falls below 20% (the
+    first fall below each, from the paper outwards); None where fewer than two sides show
+    a step (paper hardly lighter than the table, other cards beside it).  (All the quads
+    of a frame in one pass: a card costs a few microseconds.)"""
+    if not quads:
+        return []
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    n_cards = len(q)
+    reach = np.maximum(6.0, 0.08 * np.asarray(heights, np.float32))  # (N,)
+    d = np.roll(q, -1, axis=1) - q
+    nrm = np.stack([d[..., 1], -d[..., 0]], axis=-1)
+    nrm /= np.maximum(1e-6, np.hypot(nrm[..., 0], nrm[..., 1]))[..., None]
+    # outward normals
+    out = ((q + d / 2 - q.mean(axis=1, keepdims=True)) * nrm).sum(axis=-1) < 0
+    nrm *= np.where(out, -1.0, 1.0)[..., None]
+    base = q[:, :, None, :] + d[:, :, None, :] * _BLUR_ALONG[None, None, :, None]
+    across = _BLUR_ACROSS[None, :] * reach[:, None]  # (N, T)
+    pts = (base[:, :, :, None, :]
+           + across[:, None, None, :, None] * nrm[:, :, None, None, :])  # (N,4,3,T,2)
+    rows = n_cards * 12
+    mx = np.ascontiguousarray(pts[..., 0].reshape(rows, -1), np.float32)
+    my = np.ascontiguousarray(pts[..., 1].reshape(rows, -1), np.float32)
+    prof = cv2.remap(gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = prof.astype(np.float32)
+    k = prof.shape[1] // 4
+    # the middle value of each profile's inner and outer quarters (the paper, the table)
+    inner = np.sort(prof[:, :k], axis=1)[:, k // 2]
+    outer = np.sort(prof[:, -k:], axis=1)[:, k // 2]
+    rise = inner - outer
+    ratio = (prof - outer[:, None]) / np.maximum(rise, 1.0)[:, None]
+    # from the paper outwards: the first sample below 80% of the step, and the first below
+    # 20% (a speckled table beyond, or ink inside, does not count)
+    below80 = ratio < 0.8
+    below20 = ratio < 0.2
+    count = (np.argmax(below20, axis=1) - np.argmax(below80, axis=1)).reshape(n_cards, 4, 3)
+    width = np.maximum(count, 0) * (reach / 24)[:, None, None]
+    step = ((rise >= 25) & below20.any(axis=1)).reshape(n_cards, 4, 3)
+    width = np.where(step, width, np.inf)
+    shown = np.count_nonzero(step, axis=2)  # (N, 4)
+    mid = np.take_along_axis(np.sort(width, axis=2),
+                             (np.maximum(shown - 1, 0) // 2)[..., None], axis=2)[..., 0]
+    # the second blurriest: a blur smears two opposite sides at least, while one side may
+    # look soft for its own reasons (a shadow, a card beside it)
+    mid = np.where(shown > 0, mid, -np.inf)
+    second = np.sort(mid, axis=1)[:, -2]
+    enough = np.count_nonzero(shown > 0, axis=1) >= 2
+    return [float(w) if ok else None for w, ok in zip(second.tolist(), enough.tolist(),
+                                                      strict=True)]
 
 
 def _card_height(corners: np.ndarray) -> float:
