@@ -173,31 +173,18 @@ def _quad_from_contour(
     """A card-like quad fitted to an outer contour, with its area; or None.  ``ragged``:
     the contour comes from a mask whose card corners may be eaten away (a card in
     shadow), so a fitted rectangle may stand in for a polygon that cuts one off."""
-    got, sides_taken = _fit_quad(c, cfg, img_area, ragged, True)
-    if got is None and sides_taken:
-        # the quad run on from the hull's longest sides was no card's: the polygon's
-        got, _ = _fit_quad(c, cfg, img_area, ragged, False)
-    return got
-
-
-def _fit_quad(
-    c: np.ndarray, cfg: RecognizerConfig, img_area: float, ragged: bool, by_sides: bool
-) -> tuple[tuple[NDArray[np.float32], float] | None, bool]:
-    """:func:`_quad_from_contour`'s fit, and whether the quad from the hull's four longest
-    sides (``by_sides``: tried) was taken."""
-    taken = False
     area = float(cv2.contourArea(c))
     if area > cfg.max_card_area * img_area:
-        return None, taken
+        return None
     hull = cv2.convexHull(_turns(c))
     hull_area = float(cv2.contourArea(hull))
     if hull_area < cfg.min_card_area * img_area:
-        return None, taken
+        return None
     # a card whose white border is broken by its picture or index is not solid, but its
     # outline still runs all around its convex hull
     solid = area / hull_area >= cfg.min_solidity
     if not solid and area / hull_area < cfg.min_ring_solidity:
-        return None, taken
+        return None
     peri = cv2.arcLength(hull, True)
     quad = None
     for eps in (0.015, 0.025, 0.04, 0.06):
@@ -211,19 +198,19 @@ def _fit_quad(
         rect = cv2.minAreaRect(c)
         box = cv2.boxPoints(rect).astype(np.float32)
         if hull_area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
-            return None, taken
+            return None
         if solid and area / max(1.0, rect[1][0] * rect[1][1]) < cfg.min_rectangularity:
-            return None, taken
+            return None
         quad = box
     quad = order_clockwise(quad)
     qa = quad_area(quad)
-    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps) if by_sides else None
+    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps)
     if sq is not None:
         sa = quad_area(sq)
         if qa < sa <= hull_area / 0.9 and sa > 1.02 * qa:
             # the polygon cut a corner that the card's sides, run on, give back (ink at
             # the corner joined to the card's edge ate into its outline)
-            quad, qa, taken = sq, sa, True
+            quad, qa = sq, sa
     if ragged and qa > 0 and hull_area / qa >= 1.12:
         # the polygon cut off a ragged corner (a card in shadow, its paper near the
         # threshold): the fitted rectangle holds it all (the sides are refined later)
@@ -243,27 +230,27 @@ def _fit_quad(
         if 0.85 < hull_area / max(1e-6, fa) < 1.12 and _outline_covered(c, fitted, tol, 1.0):
             quad, qa = fitted, fa
     if qa <= 0 or not (0.85 < hull_area / qa < 1.12):
-        return None, taken
+        return None
     if solid and not (0.8 < area / qa < 1.12):
-        return None, taken
+        return None
     sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
     if sides.min() < 8:
-        return None, taken
+        return None
     if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * float(sides.max())), 0.85):
-        return None, taken
+        return None
     # opposite sides: perspective may shorten one, but not by much more than half
     if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
-        return None, taken
+        return None
     if max(sides[1], sides[3]) / min(sides[1], sides[3]) > cfg.max_side_ratio:
-        return None, taken
+        return None
     a = (sides[0] + sides[2]) / 2
     b = (sides[1] + sides[3]) / 2
     aspect = min(a, b) / max(a, b)
     if aspect < cfg.min_aspect:
-        return None, taken
+        return None
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2).astype(np.float32)):
-        return None, taken
-    return (quad, qa), taken
+        return None
+    return quad, qa
 
 
 def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.float32] | None:
