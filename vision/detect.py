@@ -68,6 +68,11 @@ def turn_quad(q: np.ndarray, k: int) -> np.ndarray:
     return q.copy() if k == 0 else np.concatenate((q[k:], q[:k]))
 
 
+def quad_sides(q: np.ndarray) -> NDArray[np.float64]:
+    """The lengths of a quad's four sides, from corner 0 to 1 onwards."""
+    return np.asarray(np.hypot(*(turn_quad(q, 1) - q).T), np.float64)
+
+
 def quad_area(q: np.ndarray) -> float:
     """Signed area; positive for clockwise-on-screen (y down) corners."""
     x, y = q[:, 0], q[:, 1]
@@ -233,7 +238,7 @@ def _quad_from_contour(
         return None
     if solid and not (0.8 < area / qa < 1.12):
         return None
-    sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
+    sides = quad_sides(quad)
     if sides.min() < 8:
         return None
     if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * float(sides.max())), 0.85):
@@ -293,7 +298,7 @@ def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.fl
 
 def _skewed(quad: np.ndarray, ratio: float) -> bool:
     """Whether either pair of opposite sides differs in length by more than ``ratio``."""
-    sides = np.hypot(*(turn_quad(quad, 1) - quad).T)
+    sides = quad_sides(quad)
     return bool(max(sides[0], sides[2]) > ratio * min(sides[0], sides[2])
                 or max(sides[1], sides[3]) > ratio * min(sides[1], sides[3]))
 

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.cards import Card
+from vision.detect import quad_sides
 from vision.qr import CodeReading, QrConfig, QrReader
 from vision.timing import Stages
 
@@ -133,8 +134,7 @@ def _inside(point: Point, poly: Sequence[Point]) -> bool:
 def _squareness(quad: Sequence[Point]) -> float:
     """The mean of two opposite sides of ``quad`` over the mean of the other two, or its
     inverse: 1.0 for a square, 0.71 for a playing card seen square on."""
-    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
-    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    sides = quad_sides(np.asarray(quad, dtype=np.float64).reshape(4, 2))
     a, b = sides[0] + sides[2], sides[1] + sides[3]
     return float(min(a, b) / max(a, b)) if max(a, b) > 0 else 0.0
 

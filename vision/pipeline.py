@@ -45,6 +45,7 @@ from vision.detect import (
     detect_quads,
     order_clockwise,
     quad_area,
+    quad_sides,
     to_bgr,
     turn_quad,
 )
@@ -760,7 +761,7 @@ class _CornerWarp:
     ) -> None:
         H = cfg.crop_size[1]
         self.q = order_clockwise(quad)
-        self.sides = np.hypot(*(turn_quad(self.q, 1) - self.q).T)
+        self.sides = quad_sides(self.q)
         long_side = float(self.sides.max())
         lvl = 0
         while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
@@ -1091,7 +1092,7 @@ class Recognizer:
             out = [self._decide_staged(*st) for st in staged]
         if cfg.smear_ratio < 1.0 and any(r.card is not None for r in out):
             with stages("pip check"):
-                out = self._unsmeared(pyr, out)
+                out = self._unsmeared(pyr, out, [c for _, _, c in staged])
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):
                 for i, reading in enumerate(out):
@@ -1105,11 +1106,14 @@ class Recognizer:
                         out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready)
         return out
 
-    def _unsmeared(self, pyr: _Pyramid, readings: list[CardReading]) -> list[CardReading]:
+    def _unsmeared(
+        self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None]
+    ) -> list[CardReading]:
         """``readings``, but no card where the card's outline is smeared (its edges more
         than ``smear_ratio`` of its height wide: out of focus, or moving) and the middle
         does not bear the card out (its pips counted, or a picture for a court card): a
-        smeared 3 or 2 reads as a J or a 7 in both index corners, its pips run together."""
+        smeared 3 or 2 reads as a J or a 7 in both index corners, its pips run together.
+        ``centres``: each reading's middle where it was looked at already, else None."""
         named = [i for i, r in enumerate(readings) if r.card is not None and len(r.corners) == 4]
         if not named:
             return readings
@@ -1125,7 +1129,8 @@ class Recognizer:
                 continue
             card = readings[i].card
             assert card is not None
-            if card.rank in self.centre(pyr, corners, False, True).expected():
+            middle = centres[i] or self.centre(pyr, corners, False, True)
+            if card.rank in middle.expected():
                 continue
             r = readings[i]
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
@@ -1502,8 +1507,7 @@ def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
 
 def _card_height(corners: np.ndarray) -> float:
     """The mean length of a card quad's two longer opposite sides (px)."""
-    q = np.asarray(corners, np.float64).reshape(4, 2)
-    s = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    s = quad_sides(np.asarray(corners, np.float64).reshape(4, 2))
     return float(max(s[0] + s[2], s[1] + s[3]) / 2)
 
 
