@@ -1182,12 +1182,14 @@ class Recognizer:
             interps = self._interpret(warp.q, warp.sides, warp.ways, reads, tried=tried)
             if lead is None and len(interps[0].reads) < 2:
                 continue
-            reading = self._decide_staged(*self._stage(pyr, interps, True, restore=restore))
+            staged = self._stage(pyr, interps, True, restore=restore)
+            reading = self._decide_staged(*staged)
             if reading.card is not None and (lead is None or reading.card.code == lead):
                 # the middle, restored too, must bear it out: its pips counted, or a
                 # picture for a court card (a blurred 9 read as a 4 in both the first and
                 # the restored corners)
-                middle = self.centre(pyr, interps[0].corners, False, True, restore=restore)
+                middle = staged[2] or self.centre(pyr, interps[0].corners, False, True,
+                                                  restore=restore)
                 if reading.card.rank not in middle.expected():
                     continue
                 return reading
