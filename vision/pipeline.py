@@ -302,8 +302,13 @@ class RecognizerConfig:
     # a card whose outline's edges are this wide (of its height) or wider is smeared (out of
     # focus, or moving; sharp cards 0.01 and less, a 7 px motion blur of a 150 px card 0.02;
     # the width is counted in steps of a 300th of the height): it is named only where its
-    # middle bears it out (above 1.0: never checked)
+    # middle bears it out (above 1.0: never checked): its pips counted to the rank and, where
+    # their shapes are read, of the suit; an ace's one pip (a smeared K or Q in both
+    # corners reads as an A, and a picture allows an A)
     smear_ratio: float = 0.018
+    # ... and its pips bear it out only where none is more than this much larger than
+    # another (by area)
+    smear_pip_spread: float = 1.6
     max_alternatives: int = 4
     # a card read from one index corner whose opposite corner was looked at and shows no
     # index is named only at or above this confidence: the outline of a row of cards, each
@@ -1090,9 +1095,10 @@ class Recognizer:
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
             out = [self._decide_staged(*st) for st in staged]
-        if cfg.smear_ratio < 1.0 and any(r.card is not None for r in out):
+        smeared = [False] * len(out)
+        if cfg.smear_ratio < 1.0:
             with stages("pip check"):
-                out = self._unsmeared(pyr, out, [c for _, _, c in staged])
+                out, smeared = self._unsmeared(pyr, out, [c for _, _, c in staged])
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):
                 for i, reading in enumerate(out):
@@ -1103,38 +1109,70 @@ class Recognizer:
                         got = [warped.get((i, k)) for k in ks]
                         ready = [warps[i].patch(k) if g is None else g
                                  for k, g in zip(ks, got, strict=True)]
-                        out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready)
+                        out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready,
+                                             smeared[i])
         return out
 
     def _unsmeared(
         self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None]
-    ) -> list[CardReading]:
+    ) -> tuple[list[CardReading], list[bool]]:
         """``readings``, but no card where the card's outline is smeared (its edges more
         than ``smear_ratio`` of its height wide: out of focus, or moving) and the middle
-        does not bear the card out (its pips counted, or a picture for a court card): a
-        smeared 3 or 2 reads as a J or a 7 in both index corners, its pips run together.
-        ``centres``: each reading's middle where it was looked at already, else None."""
-        named = [i for i, r in enumerate(readings) if r.card is not None and len(r.corners) == 4]
-        if not named:
-            return readings
+        does not bear the card out (see :meth:`_bears_out`): a smeared 3 or 2 reads as a J
+        or a 7 in both index corners, its pips run together.  ``centres``: each reading's
+        middle where it was looked at already, else None.  Also, per reading, whether it is
+        smeared (for the re-read of one not named)."""
+        looked = [i for i, r in enumerate(readings) if len(r.corners) == 4]
+        smeared = [False] * len(readings)
+        if not looked:
+            return readings, smeared
         gray = self.frame_gray
         if gray is None or gray.shape[:2] != pyr.levels[0].shape[:2]:
             gray = self.frame_gray = cv2.cvtColor(pyr.levels[0], cv2.COLOR_BGR2GRAY)
-        quads = [np.asarray(readings[i].corners, np.float32) for i in named]
+        quads = [np.asarray(readings[i].corners, np.float32) for i in looked]
         heights = [_card_height(c) for c in quads]
         out = list(readings)
-        for i, corners, height, width in zip(named, quads, heights,
+        for i, corners, height, width in zip(looked, quads, heights,
                                              edge_blurs(gray, quads, heights), strict=True):
             if width is None or width < self.config.smear_ratio * height:
                 continue
+            smeared[i] = True
             card = readings[i].card
-            assert card is not None
-            middle = centres[i] or self.centre(pyr, corners, False, True)
-            if card.rank in middle.expected():
+            if card is None or self._bears_out(pyr, card, corners, centres[i]):
                 continue
             r = readings[i]
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
-        return out
+        return out, smeared
+
+    def _bears_out(
+        self,
+        pyr: _Pyramid,
+        card: Card,
+        corners: np.ndarray,
+        middle: Centre | None,
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> bool:
+        """Whether the middle of a smeared card bears its reading out: its pips counted to
+        the rank, and where they are pips, their shapes of the suit (a smeared 7H reads as a
+        7D in both corners, the pips being larger than the index's suit); a picture for a
+        court card, but for an ace its one pip (a smeared K or Q reads as an A in both
+        corners, and a picture allows an A).  ``middle``: the centre looked at already (its
+        pips' shapes perhaps not read), else None; ``restore``: of the re-read."""
+        if middle is None:
+            middle = self.centre(pyr, corners, False, True, restore)
+        if card.rank not in middle.expected():
+            return False
+        if card.rank == "A" and middle.kind != "pips":
+            return False
+        if middle.kind != "pips":
+            return True
+        if middle.pip_spread > self.config.smear_pip_spread:
+            return False  # pips run together, and counted as one
+        if middle.suit_scores is None:
+            middle = self.centre(pyr, corners, True, True, restore)
+        if middle.suit_scores is None:
+            return True  # no pip's shape to read (a grey picture's are read all the same)
+        return SUIT_CLASSES[int(np.argmax(middle.suit_scores))] == card.suit.letter
 
     def _retry(
         self,
@@ -1144,11 +1182,13 @@ class Recognizer:
         first: CardReading,
         single: bool,
         patches: list[np.ndarray],
+        smeared: bool = False,
     ) -> CardReading:
         """A card not named, read again from restored pictures (``retry_restore``): the
         first restoration that names it -- the card the first reading led with -- gives
         the reading; else the first reading stands.  ``single``: the card lies apart and is
-        of the usual size; ``patches``: its index corners' patches, of every way up."""
+        of the usual size; ``patches``: its index corners' patches, of every way up;
+        ``smeared``: its outline is (see :meth:`_unsmeared`)."""
         cfg = self.config
         lead = first.alternatives[0][0] if first.alternatives else None
         names = cfg.retry_restore
@@ -1191,6 +1231,9 @@ class Recognizer:
                 middle = staged[2] or self.centre(pyr, interps[0].corners, False, True,
                                                   restore=restore)
                 if reading.card.rank not in middle.expected():
+                    continue
+                if smeared and not self._bears_out(pyr, reading.card, interps[0].corners,
+                                                   middle, restore):
                     continue
                 return reading
         return first
@@ -1822,6 +1865,9 @@ class Centre:
     suit_scores: np.ndarray | None = None
     pip_masks: list[np.ndarray] = field(default_factory=list, repr=False)
     pip_red: float | None = None
+    # the largest pip counted over the smallest (by area): two pips a blur runs together
+    # count as one about twice the size
+    pip_spread: float = 1.0
 
     def expected(self) -> set[str]:
         if self.kind == "pips":
@@ -1960,8 +2006,9 @@ def analyse_centre(
     same = [p for p in pips if 0.5 * med <= p[5] <= 2.0 * med]
     if len(same) != len(pips):
         return Centre("unknown")
+    spread = max(p[5] for p in same) / max(1, min(p[5] for p in same))
     if not want_suit:
-        return Centre("pips", len(same))
+        return Centre("pips", len(same), pip_spread=spread)
     red = None
     # the upright pips (top half: the lower ones are printed upside down), whose shape
     # :func:`score_centres` reads
@@ -1973,7 +2020,7 @@ def analyse_centre(
         pip_masks.append((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255)
         if len(pip_masks) == 1 and reader.colour:
             red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
-    return Centre("pips", len(same), None, pip_masks, red)
+    return Centre("pips", len(same), None, pip_masks, red, spread)
 
 
 def score_centres(centres: list[Centre], reader: IndexReader, cfg: RecognizerConfig) -> None:
