@@ -86,6 +86,11 @@ class RecognizerConfig:
     suit_min_height: float = 0.42
     # corner index search window, as fractions of the crop (width, height)
     index_window: tuple[float, float] = (0.30, 0.44)
+    # a "10" can be wider than the window (a jumbo index's nearly a quarter of the card's
+    # width, set in from its edge): where a glyph level with a rank glyph and just right of
+    # it runs off the window's right edge, that corner is warped again this wide (of the
+    # crop's width), and what it shows counts only as a ten whose "0" is that glyph
+    index_window_wide: float = 0.40
     # a rank glyph's height as a fraction of the card height
     rank_height: tuple[float, float] = (0.035, 0.20)
     # the rank glyph must start within this fraction of the crop from the corner (x, y)
@@ -550,6 +555,7 @@ class IndexReader:
         w, h = cfg.crop_size
         self.pw = int(round(cfg.index_window[0] * w))
         self.ph = int(round(cfg.index_window[1] * h))
+        self.pw_wide = max(self.pw, int(round(cfg.index_window_wide * w)))
         # the rows and columns along a patch's outer edges that are cleared before the
         # glyphs are cut (the card's edge, the table beyond it)
         self.rim = max(2, int(0.008 * h))
@@ -557,28 +563,38 @@ class IndexReader:
     # -- glyph extraction
     def glyphs(self, patch: np.ndarray) -> list[_Glyphs]:
         """Candidate (rank mask, rank aspect, suit mask, suit aspect, redness) cut-outs."""
+        return self._glyphs(patch)[0]
+
+    def _glyphs(
+        self, patch: np.ndarray, narrow: int | None = None
+    ) -> tuple[list[_Glyphs], bool]:
+        """The cut-outs of :meth:`glyphs`, and whether a glyph level with a rank glyph, just
+        right of it, runs off the patch's right edge (the "0" of a ten wider than the
+        window).  ``narrow``: the patch is a wider one of a corner whose patch was this wide
+        (see :meth:`_cut`)."""
         cfg = self.cfg
         v = _ink_channel(patch)
         paper = _percentile(v, cfg.paper_percentile)
         if paper < 60:
-            return []
+            return [], False
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = _below(v, thr)
         ink = mask.copy()
-        out = self._cut(patch, v, thr, mask, ink)
+        runs_off: list[bool] = []
+        out = self._cut(patch, v, thr, mask, ink, narrow, runs_off)
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
             # (against the ink as found: thinning parts a glyph the card's edge cuts from
             # the rim)
-            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS), ink)
+            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS), ink, narrow)
         if not out:
             # ... or keep only the ink's darker half: between blurred glyphs that touch,
             # the bridge is lighter than their strokes
             core = _percentile(v, 2.0)
             if thr - core > 2 * cfg.ink_min_contrast:
                 dark = (core + thr) / 2
-                out = self._cut(patch, v, dark, _below(v, dark))
-        return out
+                out = self._cut(patch, v, dark, _below(v, dark), None, narrow)
+        return out, bool(runs_off)
 
     def _cut(
         self,
@@ -587,7 +603,15 @@ class IndexReader:
         thr: float,
         mask: np.ndarray,
         ink: np.ndarray | None = None,
+        narrow: int | None = None,
+        runs_off: list[bool] | None = None,
     ) -> list[_Glyphs]:
+        """Cut-outs of rank and suit from the ink ``mask``.  ``narrow``: the patch is the
+        wider one of a corner whose patch was ``narrow`` px wide; only a rank glyph that
+        took in a glyph running off that patch's right edge is cut (the narrow patch gave
+        the rest), and no glyph that starts beyond that edge is looked at (the pips beside
+        a big index).  ``runs_off``: True is appended to it when a glyph level with a rank
+        glyph, just right of it, runs off this patch's right edge (see :func:`_next_digit`)."""
         cfg = self.cfg
         H = cfg.crop_size[1]
         m = self.rim
@@ -609,26 +633,35 @@ class IndexReader:
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
         comps = []
+        off_right = []  # touching the right edge only
         sizable = np.nonzero((stats[:, 4] >= 6) & (stats[:, 3] >= 0.25 * hmin))[0]
         sizable = sizable[sizable > 0]
         for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
-            touches = x <= m or y <= m or x + w >= pw - 1 or y + h >= ph - 1
+            if narrow is not None and x >= narrow - 1 - m:
+                continue  # beyond the narrow patch: a pip beside the index
+            touches = x <= m or y <= m or y + h >= ph - 1
+            if not touches and x + w >= pw - 1:
+                touches = True
+                off_right.append((i, x, y, w, h, a))
             near = m + cfg.cut_glyph_gap
             if not touches and x <= near:
                 touches = _runs_to_rim(labels, i, ink, (x, y, w, h), m)
             if touches:
                 continue
             comps.append((i, x, y, w, h, a))
+        W = cfg.crop_size[0]
+
+        def may_start(c: tuple[int, ...]) -> bool:
+            return (hmin <= c[4] <= hmax and c[1] < cfg.rank_start[0] * W
+                    and c[2] < cfg.rank_start[1] * H)
+
+        starts = [c for c in comps if may_start(c)]
+        if runs_off is not None and off_right and any(
+            _next_digit(st, c) for st in starts for c in off_right
+        ):
+            runs_off.append(True)
         if not comps:
             return []
-        W = cfg.crop_size[0]
-        starts = [
-            c
-            for c in comps
-            if hmin <= c[4] <= hmax
-            and c[1] < cfg.rank_start[0] * W
-            and c[2] < cfg.rank_start[1] * H
-        ]
         starts.sort(key=lambda c: c[2] + 0.5 * c[1])
         out = []
         paper_col: np.ndarray | None = None
@@ -642,16 +675,8 @@ class IndexReader:
                     if c in rank:
                         continue
                     cx0, cy0, cx1, cy1 = c[1], c[2], c[1] + c[3], c[2] + c[4]
-                    hh = y1 - y0
-                    vov = min(y1, cy1) - max(y0, cy0)
-                    gap = max(cx0 - x1, x0 - cx1)
-                    same_row = (
-                        vov > 0.5 * min(hh, c[4])
-                        and gap < 0.6 * hh
-                        and 0.55 * hh < c[4] < 1.6 * hh
-                    )
                     inside = cx0 >= x0 - 1 and cx1 <= x1 + 1 and cy0 >= y0 - 1 and cy1 <= y1 + 1
-                    if same_row or inside:
+                    if inside or _same_row((x0, y0, x1, y1), c):
                         rank.append(c)
                         x0, y0 = min(x0, cx0), min(y0, cy0)
                         x1, y1 = max(x1, cx1), max(y1, cy1)
@@ -659,6 +684,10 @@ class IndexReader:
             rh = y1 - y0
             if (x1 - x0) > 2.0 * rh:
                 continue
+            if narrow is not None and not any(
+                c[1] + c[3] >= narrow - 1 and _next_digit(st, c) for c in rank
+            ):
+                continue  # no "0" the narrow patch cut off beside this "1"
             # suit: the nearest component below, overlapping the rank's columns
             best = None
             for c in comps:
@@ -707,16 +736,29 @@ class IndexReader:
         return self.read_patches([patch], target)[0]
 
     def read_patches(
-        self, patches: list[np.ndarray], target: tuple[int, int] | None = None
+        self,
+        patches: list[np.ndarray],
+        target: tuple[int, int] | None = None,
+        wider: Callable[[int], np.ndarray] | None = None,
     ) -> list[CornerRead | None]:
         """For each patch, the best glyph cut-out; with ``target`` (rank, suit class
         indices, when teaching) the one that looks most like that card.  All glyphs of all
-        patches are scored in one batch."""
+        patches are scored in one batch.  ``wider(i)``: patch ``i`` warped ``pw_wide``
+        wide, asked for only where a glyph level with a rank glyph, just right of it, runs off
+        its right edge; its cut-outs count only where they read as a ten (a "10" wider than
+        the window: the "1" and the "0" both)."""
         cfg = self.cfg
         cands = []
+        wide: list[bool] = []
         for pi, patch in enumerate(patches):
-            for g in self.glyphs(patch)[: cfg.max_hypotheses]:
+            found, runs_off = self._glyphs(patch)
+            for g in found[: cfg.max_hypotheses]:
                 cands.append((pi, g))
+                wide.append(False)
+            if runs_off and wider is not None:
+                for g in self._glyphs(wider(pi), patch.shape[1])[0][: cfg.max_hypotheses]:
+                    cands.append((pi, g))
+                    wide.append(True)
         out: list[CornerRead | None] = [None] * len(patches)
         if not cands:
             return out
@@ -730,6 +772,8 @@ class IndexReader:
                           self.profile.suits if self.profile else None)
         best_q = [-1e9] * len(patches)
         for k, (pi, (rmask, raspect, smask, saspect, red, box)) in enumerate(cands):
+            if wide[k] and int(np.argmax(rs[k])) != _TEN:
+                continue  # the wider patch is for a ten's "0" only
             glyph_cs = float(ss[k, _CLUB] - ss[k, _SPADE])
             adjust_suit_scores(ss[k], smask, red, cfg)
             cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
@@ -784,9 +828,12 @@ class _CornerWarp:
         if min(a, b) / max(a, b) < cfg.clear_portrait:
             self.ways = [0] if a < b else [1]
 
-    def patch(self, k: int) -> np.ndarray:
+    def patch(self, k: int, width: int | None = None) -> np.ndarray:
+        """Corner ``k``'s patch; ``width``: wider than the usual (pixel for pixel the same
+        where they overlap, so a glyph box of one is a box of the other)."""
         m = cv2.getPerspectiveTransform(turn_quad(self.qs, k), self.rect)
-        return self.pyr.warp(self.lvl, m, self.size)
+        size = self.size if width is None else (width, self.size[1])
+        return self.pyr.warp(self.lvl, m, size)
 
     def near_edge(self, margin: float) -> bool:
         """Whether the card reaches within ``margin`` px of the picture's edge."""
@@ -974,18 +1021,27 @@ class Recognizer:
         """The ways the card in ``quad`` may be upright, best first, each with the reads of
         its two index corners.  With ``target`` (rank, suit class indices, when teaching)
         the way and cut-outs that look most like that card come first."""
-        q, sides, ways, patches = self._corner_patches(pyr, quad)
-        reads = self.reader.read_patches(patches, target)
-        return self._interpret(q, sides, ways, reads, target)
-
-    def _corner_patches(
-        self, pyr: _Pyramid, quad: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, list[int], list[np.ndarray]]:
-        """Upright index-corner patches of a card: for each way up it may be held, its
-        top-left and bottom-right corners."""
         corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
-        patches = [corner.patch(k) for k in range(4) if k % 2 in corner.ways]
-        return corner.q, corner.sides, corner.ways, patches
+        ks = [k for k in range(4) if k % 2 in corner.ways]
+        patches = [corner.patch(k) for k in ks]
+        reads = self.reader.read_patches(patches, target, self._wider(corner, ks))
+        return self._interpret(corner.q, corner.sides, corner.ways, reads, target)
+
+    def _wider(
+        self,
+        corner: _CornerWarp,
+        ks: list[int],
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> Callable[[int], np.ndarray]:
+        """For :meth:`IndexReader.read_patches`: the ``i``-th patch, of corner ``ks[i]``,
+        warped wider (and restored as the others were, with ``restore``)."""
+        width = self.reader.pw_wide
+
+        def wider(i: int) -> np.ndarray:
+            patch = corner.patch(ks[i], width)
+            return patch if restore is None else restore(patch)
+
+        return wider
 
     def _interpret(
         self,
@@ -1030,8 +1086,9 @@ class Recognizer:
         """Read the card whose corners are ``quad`` (image pixels, any order); one not
         named is read again from restored pictures (``retry_restore``), when ``retry``."""
         corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
-        patches = [corner.patch(k) for k in range(4) if k % 2 in corner.ways]
-        reads = self.reader.read_patches(patches)
+        ks = [k for k in range(4) if k % 2 in corner.ways]
+        patches = [corner.patch(k) for k in ks]
+        reads = self.reader.read_patches(patches, wider=self._wider(corner, ks))
         reading = self._finish(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads))
         if (reading.card is None and retry and self.config.retry_restore
                 and reading.confidence < self.config.min_confidence):
@@ -1065,8 +1122,16 @@ class Recognizer:
                 return r
             return None
 
+        def wider(job: list[tuple[int, int]]) -> Callable[[int], np.ndarray]:
+            def patch(j: int) -> np.ndarray:
+                i, k = job[j]
+                return warps[i].patch(k, self.reader.pw_wide)
+
+            return patch
+
         with stages("read corners"):
-            for (i, k), r in zip(jobs, self.reader.read_patches(patches), strict=True):
+            for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wider(jobs)),
+                                 strict=True):
                 reads[i][k] = keep(i, k, r)
         with stages("decide"):
             # what decide() made of a card's first corner, kept for when that corner
@@ -1081,7 +1146,9 @@ class Recognizer:
                 patches = [warps[i].patch(k) for i, k in again]
             warped.update(zip(again, patches, strict=True))
             with stages("read corners"):
-                for (i, k), r in zip(again, self.reader.read_patches(patches), strict=True):
+                for (i, k), r in zip(again, self.reader.read_patches(patches,
+                                                                     wider=wider(again)),
+                                     strict=True):
                     reads[i][k] = keep(i, k, r)
         tried: list[set[int]] = [set() for _ in quads]
         for i, k in jobs + again:
@@ -1203,16 +1270,19 @@ class Recognizer:
                 reads: list[CornerRead | None] = [None] * len(ks)
                 heads = [j for j, k in enumerate(ks) if k < 2]
                 for j, r in zip(heads, self.reader.read_patches(
-                        [restore(patches[j]) for j in heads]), strict=True):
+                        [restore(patches[j]) for j in heads],
+                        wider=self._wider(warp, [ks[j] for j in heads], restore)), strict=True):
                     reads[j] = r
                 tails = [j for j, k in enumerate(ks) if k >= 2 and reads[ks.index(k - 2)]]
                 if not tails:
                     continue
                 for j, r in zip(tails, self.reader.read_patches(
-                        [restore(patches[j]) for j in tails]), strict=True):
+                        [restore(patches[j]) for j in tails],
+                        wider=self._wider(warp, [ks[j] for j in tails], restore)), strict=True):
                     reads[j] = r
             else:
-                reads = self.reader.read_patches([restore(p) for p in patches])
+                reads = self.reader.read_patches([restore(p) for p in patches],
+                                                 wider=self._wider(warp, ks, restore))
             if near_edge:
                 reads = [r if r is None or warp.box_inside(k, r.box, cfg.edge_margin)
                          else None for k, r in zip(ks, reads, strict=True)]
@@ -1591,6 +1661,28 @@ def _papery(patch: np.ndarray, cfg: RecognizerConfig) -> bool:
         and np.count_nonzero(grey[: max(2, h // 10)]) >= band * w * max(2, h // 10)
         and np.count_nonzero(grey[:, : max(2, w // 8)]) >= band * h * max(2, w // 8)
     )
+
+
+def _same_row(box: tuple[int, int, int, int], c: tuple[int, ...]) -> bool:
+    """Whether component ``c`` (label, x, y, w, h, area) is the next glyph of a rank glyph
+    in ``box`` (x0, y0, x1, y1): beside it, overlapping its rows, of about its height (the
+    "0" of a "10")."""
+    x0, y0, x1, y1 = box
+    hh = y1 - y0
+    vov = min(y1, c[2] + c[4]) - max(y0, c[2])
+    gap = max(c[1] - x1, x0 - c[1] - c[3])
+    return vov > 0.5 * min(hh, c[4]) and gap < 0.6 * hh and 0.55 * hh < c[4] < 1.6 * hh
+
+
+def _next_digit(first: tuple[int, ...], c: tuple[int, ...]) -> bool:
+    """Whether component ``c`` may be the digit after ``first`` (both label, x, y, w, h,
+    area): the "0" of a "10" sits on the same line, top and bottom level with the "1", just
+    right of it.  (A pip beside an index is lower, or taller, or farther off.)"""
+    h = first[4]
+    tol = 0.15 * h
+    gap = c[1] - (first[1] + first[3])
+    return (abs(c[2] - first[2]) <= tol and abs(c[2] + c[4] - first[2] - first[4]) <= tol
+            and -0.1 * h < gap < 0.4 * h)
 
 
 def _runs_to_rim(

@@ -187,6 +187,11 @@ def _rank_text(rank: str) -> str:
 
 # index styles: (rank height, index pip size) as fractions of the card's width
 INDEX_STYLES = {"standard": (0.13, 0.10), "large": (0.18, 0.13), "jumbo": (0.24, 0.16)}
+# the pips in the middle of a 2 to 10, per index style: (pip size and left column, of the
+# card's width; top row, of its height).  A deck with big indices prints smaller pips
+# nearer the middle: no pip touches an index (its "10" is up to a third of the card wide)
+_PIP_FIELDS = {"standard": (0.17, 0.30, 0.20), "large": (0.15, 0.365, 0.24),
+               "jumbo": (0.14, 0.38, 0.28)}
 
 
 def _draw_index(face: Image, card: Card, colour: tuple[int, int, int],
@@ -249,9 +254,10 @@ def _card_face_cached(
             _copy_index_right(face, card, colour, index)
         face = np.ascontiguousarray(np.rot90(face, 2))
     if card.rank in _LAYOUTS:
-        pip = 0.17 * w
-        x0, x1 = 0.3 * w, 0.7 * w
-        y0, y1 = 0.2 * h, 0.8 * h
+        size, left, top = _PIP_FIELDS[index]
+        pip = size * w
+        x0, x1 = left * w, (1 - left) * w
+        y0, y1 = top * h, (1 - top) * h
         for u, v in _LAYOUTS[card.rank]:
             x, y = x0 + u * (x1 - x0), y0 + v * (y1 - y0)
             if v > 0.5:
