@@ -174,9 +174,12 @@ def test_cli_video_order_skips_and_resumes(tmp_path: Path,
 def test_cli_interactive_skip_from_the_keyboard(tmp_path: Path,
                                                crops: dict[str, np.ndarray]) -> None:
     """A person at the terminal: Enter skips the card asked for, the video (played on its
-    own clock, as a camera) shows the next ones."""
+    own clock, as a camera) shows the next ones.  (Each card lies still for a second, with a
+    second of empty table between: on its own clock the video drops the frames a busy
+    machine is too slow for, and on a loaded machine a gap of a third of a second was too
+    few frames to see the first card taken away.)"""
     a, b, c = sorted(crops)[8:11]
-    frames = tv.shots_frames(crops, [tv.Shot(b), tv.Shot(c)], gap=10)
+    frames = tv.shots_frames(crops, [tv.Shot(b, still=30), tv.Shot(c, still=30)], gap=30)
     video = tv.write_video(tmp_path / "live.avi", frames, fps=30.0)
     profile = tmp_path / "deck.profile"
     run = companion("deck", "teach", str(profile), "--video", str(video),
