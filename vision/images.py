@@ -52,9 +52,11 @@ def decode_image(data: bytes, name: str | Path = "<bytes>") -> Image:
         raise ImageLoadError(name, "the file is empty (0 bytes)")
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
-        # IMREAD_UNCHANGED keeps 16-bit and alpha so that they can be converted deliberately
-        # below; OpenCV still applies the EXIF orientation for JPEGs without the ignore flag.
-        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        # Any depth (16-bit is scaled deliberately below) and grey or colour as stored, and
+        # turned as the EXIF orientation says: corners are given in the picture as it is
+        # shown (a phone stores its portrait photos sideways, with that tag).
+        # (IMREAD_UNCHANGED would ignore the orientation; alpha is dropped either way.)
+        img = cv2.imdecode(buf, cv2.IMREAD_ANYDEPTH | cv2.IMREAD_ANYCOLOR)
     except cv2.error:
         img = None
     if img is None or img.size == 0:

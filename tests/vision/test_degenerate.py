@@ -86,6 +86,41 @@ def test_odd_arrays_become_bgr8() -> None:
         to_bgr8(np.zeros((5, 4, 2), np.uint8))
 
 
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """``jpeg`` with an EXIF block holding only its orientation tag (as a phone writes)."""
+    import struct
+
+    tiff = (b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
+            + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0))
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def test_photos_are_turned_as_their_exif_orientation_says() -> None:
+    """A phone stores a portrait photo sideways, tagged to be shown turned a quarter: the
+    corners reported are in the picture as shown, so it is decoded turned."""
+    img = np.zeros((100, 200, 3), np.uint8)
+    img[:, :50] = 255  # the left quarter white
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    shown = decode_image(_with_orientation(buf.tobytes(), 6))  # 6: turn 90 degrees clockwise
+    assert shown.shape == (200, 100, 3)
+    assert shown[:40].mean() > 200 and shown[60:].mean() < 40  # white now on top
+    assert decode_image(buf.tobytes()).shape == (100, 200, 3)
+
+
+def test_sixteen_bit_and_grey_files_decode_to_bgr8(tmp_path: Path) -> None:
+    deep = np.full((20, 30, 3), 40000, np.uint16)
+    ok, png = cv2.imencode(".png", deep)
+    assert ok
+    out = decode_image(png.tobytes())
+    assert out.dtype == np.uint8 and out.shape == (20, 30, 3) and int(out[0, 0, 0]) == 40000 >> 8
+    ok, grey = cv2.imencode(".png", np.full((20, 30), 90, np.uint8))
+    assert ok
+    out = decode_image(grey.tobytes())
+    assert out.shape == (20, 30, 3) and int(out[0, 0, 1]) == 90
+
+
 @pytest.mark.parametrize(
     "image",
     [
