@@ -60,10 +60,19 @@ def decode_image(data: bytes, name: str | Path = "<bytes>") -> Image:
     except cv2.error:
         img = None
     if img is None or img.size == 0:
+        if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+            raise ImageLoadError(
+                name, "a HEIC/HEIF photo, which OpenCV cannot decode: save it as JPEG (or set "
+                "the phone's camera to 'Most Compatible') and try again"
+            )
         raise ImageLoadError(
             name, "not an image OpenCV can decode (corrupt, truncated or not a picture)"
         )
     return to_bgr8(img, name)
+
+
+# the brands of an ISO media file that hold a HEIF picture (a phone's default photo format)
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
 
 
 def to_bgr8(img: NDArray[Any], name: str | Path = "<array>") -> Image:

@@ -109,6 +109,12 @@ def test_photos_are_turned_as_their_exif_orientation_says() -> None:
     assert decode_image(buf.tobytes()).shape == (100, 200, 3)
 
 
+def test_a_heic_photo_is_named_with_what_to_do() -> None:
+    head = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
+    with pytest.raises(ImageLoadError, match="HEIC/HEIF photo.*save it as JPEG"):
+        decode_image(head, "IMG_0001.HEIC")
+
+
 def test_sixteen_bit_and_grey_files_decode_to_bgr8(tmp_path: Path) -> None:
     deep = np.full((20, 30, 3), 40000, np.uint16)
     ok, png = cv2.imencode(".png", deep)
