@@ -501,6 +501,9 @@ class _Pyramid:
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
         self._bgra: dict[int, np.ndarray] = {}
+        # the middles of cards warped (see Recognizer.centre): a card not named has its
+        # middle looked at again for each restoration tried, from the same warp
+        self.centres: dict[tuple[int, bytes], np.ndarray] = {}
 
     def level(self, i: int) -> np.ndarray:
         while len(self.levels) <= i:
@@ -591,63 +594,68 @@ class IndexReader:
         mask[:m, :] = 0
         mask[:, :m] = 0
         n, labels, stats = _components(mask)
+        # the components' stats as plain lists: a patch has a few, and numpy's overhead on
+        # arrays that small is most of the cost of the loops below
+        rows = stats.tolist()
         # long straight lines (the frame of a face card's picture, a panel's border) are
         # not glyphs; where a component is that long, cut the lines out so that a glyph
         # touching one survives
         L = max(9, int(cfg.line_length * H))
-        if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
+        if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
             lines = _long_lines(mask, stats, L)
             if lines.any():
                 mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
                 n, labels, stats = _components(mask)
+                rows = stats.tolist()
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
+        least = 0.25 * hmin
+        near = m + cfg.cut_glyph_gap
+        # (label, x0, y0, x1, y1, height) of each component that may be part of a glyph
         comps = []
-        sizable = np.nonzero((stats[:, 4] >= 6) & (stats[:, 3] >= 0.25 * hmin))[0]
-        sizable = sizable[sizable > 0]
-        for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
-            touches = x <= m or y <= m or x + w >= pw - 1 or y + h >= ph - 1
-            near = m + cfg.cut_glyph_gap
-            if not touches and x <= near:
-                touches = _runs_to_rim(labels, i, ink, (x, y, w, h), m)
-            if touches:
+        for i in range(1, n):
+            x, y, w, h, a = rows[i]
+            if a < 6 or h < least:
                 continue
-            comps.append((i, x, y, w, h, a))
+            if x <= m or y <= m or x + w >= pw - 1 or y + h >= ph - 1:
+                continue
+            if x <= near and _runs_to_rim(labels, i, ink, (x, y, w, h), m):
+                continue
+            comps.append((i, x, y, x + w, y + h, h))
         if not comps:
             return []
         W = cfg.crop_size[0]
-        starts = [
-            c
-            for c in comps
-            if hmin <= c[4] <= hmax
-            and c[1] < cfg.rank_start[0] * W
-            and c[2] < cfg.rank_start[1] * H
-        ]
-        starts.sort(key=lambda c: c[2] + 0.5 * c[1])
+        sx_max, sy_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
+        starts = [j for j, c in enumerate(comps)
+                  if hmin <= c[5] <= hmax and c[1] < sx_max and c[2] < sy_max]
+        starts.sort(key=lambda j: comps[j][2] + 0.5 * comps[j][1])
         out = []
         paper_col: np.ndarray | None = None
         for st in starts[: cfg.max_hypotheses]:
-            rank = [st]
-            x0, y0, x1, y1 = st[1], st[2], st[1] + st[3], st[2] + st[4]
+            # the rank: the start and what lies beside it in its row or inside its box
+            taken = [False] * len(comps)
+            taken[st] = True
+            rank = [comps[st][0]]
+            _, x0, y0, x1, y1, _ = comps[st]
             changed = True
             while changed:
                 changed = False
-                for c in comps:
-                    if c in rank:
+                for j, (i, cx0, cy0, cx1, cy1, ch) in enumerate(comps):
+                    if taken[j]:
                         continue
-                    cx0, cy0, cx1, cy1 = c[1], c[2], c[1] + c[3], c[2] + c[4]
                     hh = y1 - y0
                     vov = min(y1, cy1) - max(y0, cy0)
                     gap = max(cx0 - x1, x0 - cx1)
                     same_row = (
-                        vov > 0.5 * min(hh, c[4])
+                        vov > 0.5 * min(hh, ch)
                         and gap < 0.6 * hh
-                        and 0.55 * hh < c[4] < 1.6 * hh
+                        and 0.55 * hh < ch < 1.6 * hh
                     )
                     inside = cx0 >= x0 - 1 and cx1 <= x1 + 1 and cy0 >= y0 - 1 and cy1 <= y1 + 1
                     if same_row or inside:
-                        rank.append(c)
+                        taken[j] = True
+                        rank.append(i)
                         x0, y0 = min(x0, cx0), min(y0, cy0)
                         x1, y1 = max(x1, cx1), max(y1, cy1)
                         changed = True
@@ -655,33 +663,32 @@ class IndexReader:
             if (x1 - x0) > 2.0 * rh:
                 continue
             # suit: the nearest component below, overlapping the rank's columns
-            best = None
-            for c in comps:
-                if c in rank:
+            best = -1
+            best_d = 0.0
+            for j, (_, cx0, cy0, cx1, _cy1, ch) in enumerate(comps):
+                if taken[j]:
                     continue
-                cx0, cy0, cx1, cy1 = c[1], c[2], c[1] + c[3], c[2] + c[4]
                 if cy0 < y1 - 0.15 * rh or cy0 > y1 + 0.9 * rh:
                     continue
-                if not (cfg.suit_min_height * rh <= c[4] <= 1.5 * rh):
+                if not (cfg.suit_min_height * rh <= ch <= 1.5 * rh):
                     continue
                 if cx1 < x0 - 0.3 * rh or cx0 > x1 + 0.3 * rh:
                     continue
                 d = cy0 - y1 + 0.5 * abs((cx0 + cx1) / 2 - (x0 + x1) / 2)
-                if best is None or d < best[0]:
-                    best = (d, c)
-            if best is None:
+                if best < 0 or d < best_d:
+                    best, best_d = j, d
+            if best < 0:
                 continue
-            sc = best[1]
-            sx0, sy0, sx1, sy1 = sc[1], sc[2], sc[1] + sc[3], sc[2] + sc[4]
+            _, sx0, sy0, sx1, sy1, _ = comps[best]
             if sx1 - sx0 > cfg.suit_max_aspect * (sy1 - sy0):
                 continue  # no suit is that flat: a piece of one (its lobes cut off)
-            suit_ids = [sc[0]]
-            for c in comps:
-                if c in rank or c is sc:
+            suit_ids = [comps[best][0]]
+            for j, (i, cx0, cy0, cx1, cy1, _) in enumerate(comps):
+                if taken[j] or j == best:
                     continue
-                if c[1] >= sx0 and c[1] + c[3] <= sx1 and c[2] >= sy0 and c[2] + c[4] <= sy1:
-                    suit_ids.append(c[0])
-            rmask = _label_mask(labels[y0:y1, x0:x1], [c[0] for c in rank])
+                if cx0 >= sx0 and cx1 <= sx1 and cy0 >= sy0 and cy1 <= sy1:
+                    suit_ids.append(i)
+            rmask = _label_mask(labels[y0:y1, x0:x1], rank)
             smask = _label_mask(labels[sy0:sy1, sx0:sx1], suit_ids)
             red = None
             if self.colour:
@@ -1326,8 +1333,11 @@ class Recognizer:
         lvl = 0
         while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
             lvl += 1
-        m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
-        crop = pyr.warp(lvl, m, (W, H))
+        key = (lvl, q.tobytes())
+        crop = pyr.centres.get(key)
+        if crop is None:
+            m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
+            crop = pyr.centres[key] = pyr.warp(lvl, m, (W, H))
         if restore is not None:
             crop = restore(crop)
         centre = analyse_centre(crop, cfg, self.reader, want_suit)
@@ -1786,31 +1796,36 @@ def adjust_suit_scores(
     scores: np.ndarray, mask: np.ndarray, red: float | None, cfg: RecognizerConfig
 ) -> None:
     """Colour and shape evidence on top of the glyph similarity (in place)."""
+    # (element by element, on the suit indices worked out once: this runs for every suit
+    # glyph cut out, and a whole-array operation costs more than a few float32 updates)
     if red is not None:
         if red > cfg.red_threshold:
-            for i, s in enumerate(SUIT_CLASSES):
-                if s not in RED_SUITS:
-                    scores[i] -= cfg.colour_penalty
+            for i in _BLACK_SUITS:
+                scores[i] -= cfg.colour_penalty
         elif red < cfg.black_threshold:
-            for i, s in enumerate(SUIT_CLASSES):
-                if s in RED_SUITS:
-                    scores[i] -= cfg.colour_penalty
+            for i in _RED_SUITS:
+                scores[i] -= cfg.colour_penalty
     tw = top_width(mask)
     if tw >= cfg.heart_top:
-        scores[SUIT_CLASSES.index("D")] -= cfg.notch_penalty
+        scores[_DIAMOND] -= cfg.notch_penalty
     elif tw <= cfg.diamond_top:
-        scores[SUIT_CLASSES.index("H")] -= cfg.notch_penalty
+        scores[_HEART] -= cfg.notch_penalty
     if mask.shape[0] >= cfg.notch_min_height:
         notch = side_notch(mask)
-        ci = SUIT_CLASSES.index("C")
         if notch > cfg.club_notch_max:
             pass  # deeper than a club's waist: a spade's stalk meeting its lobes, no evidence
         elif notch >= cfg.club_notch:
-            for i in range(len(SUIT_CLASSES)):
-                if i != ci:
-                    scores[i] -= cfg.notch_penalty
+            for i in _NOT_CLUB:
+                scores[i] -= cfg.notch_penalty
         elif notch <= cfg.no_notch:
-            scores[ci] -= cfg.notch_penalty * 0.5
+            scores[_CLUB] -= cfg.notch_penalty * 0.5
+
+
+_RED_SUITS = tuple(i for i, s in enumerate(SUIT_CLASSES) if s in RED_SUITS)
+_BLACK_SUITS = tuple(i for i, s in enumerate(SUIT_CLASSES) if s not in RED_SUITS)
+_DIAMOND = SUIT_CLASSES.index("D")
+_HEART = SUIT_CLASSES.index("H")
+_NOT_CLUB = tuple(i for i, s in enumerate(SUIT_CLASSES) if s != "C")
 
 
 @dataclass
