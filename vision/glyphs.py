@@ -44,28 +44,9 @@ _AREA_BITS = (GLYPH_SIZE * GLYPH_SIZE).bit_length() - 1
 assert 1 << _AREA_BITS == GLYPH_SIZE * GLYPH_SIZE
 
 
-def _gradient_tables() -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.float64],
-                                  NDArray[np.float64]]:
-    """What :func:`_hog` bins for each gradient a glyph square can have, made once: the
-    gradients are differences of uint8 levels, so (dx, dy) takes one of 511 x 511 values.
-    Per value (index (dy + 255) * 511 + dx + 255): the two orientation bins it votes into
-    and its two votes -- worked out by the same numpy operations, in the same types, as
-    they would be pixel by pixel, so a lookup gives the very numbers the arithmetic gave
-    (a glyph batch has some 15,000 gradient pixels; a lookup costs a fraction of the
-    square root, arctangent and flooring)."""
-    d = np.arange(-255, 256, dtype=np.float32)
-    dy, dx = (a.reshape(-1) for a in np.meshgrid(d, d, indexing="ij"))
-    mag = np.sqrt(dx * dx + dy * dy)
-    ang = np.arctan2(dy, dx) % np.pi
-    pos = ang / (np.pi / 9.0) - 0.5
-    b0 = np.floor(pos).astype(np.int64)
-    w1 = pos - b0  # (float64, as float32 less int64 is)
-    b0 %= 9
-    b1 = (b0 + 1) % 9
-    return (b0.astype(np.int8), b1.astype(np.int8), mag * (1 - w1), mag * w1)
-
-
-_GRAD_BIN0, _GRAD_BIN1, _GRAD_VOTE0, _GRAD_VOTE1 = _gradient_tables()
+# an orientation bin index b, for b from -1 to 9, modulo the 9 bins (at index b + 1): a
+# lookup in a few bytes costs less than numpy's integer modulo
+_BIN_MOD = np.array([8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0], np.intp)
 
 
 def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -73,32 +54,28 @@ def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     9 unsigned orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised
     (N x 324)."""
     num = imgs.shape[0]
-    f = imgs.astype(np.int32)
-    # each pixel's gradient (dx, dy), central differences (0 on the rim), as one code
-    # dy * 511 + dx
-    grad = np.zeros_like(f)
-    grad[:, :, 1:-1] = f[:, :, 2:] - f[:, :, :-2]
-    dy = f[:, 2:, :] - f[:, :-2, :]
-    dy *= 511
-    grad[:, 1:-1, :] += dy
+    f = imgs.astype(np.int16)
+    gx = np.zeros_like(f)
+    gy = np.zeros_like(f)
+    gx[:, :, 1:-1] = f[:, :, 2:] - f[:, :, :-2]
+    gy[:, 1:-1, :] = f[:, 2:, :] - f[:, :-2, :]
     # glyphs are masks: most pixels have no gradient and add nothing to any bin, so only
-    # the others are binned (the same sums, in the same order, for a fraction of the work)
-    code = grad.reshape(-1)
-    # (dx, dy) = (0, 0) is the only gradient whose code is 0; (numpy finds the non-zero
-    # entries of a boolean array several times faster than those of an integer one)
-    nz = np.flatnonzero(code != 0)
-    code = code[nz].astype(np.intp)
-    code += 255 * 511 + 255
+    # the others are binned (the same sums, in the same order, for a fraction of the work;
+    # numpy finds the true entries of a boolean array several times faster than the
+    # non-zero ones of an integer array)
+    nz = np.flatnonzero((gx != 0) | (gy != 0))
+    dx = gx.reshape(-1)[nz].astype(np.float32)
+    dy = gy.reshape(-1)[nz].astype(np.float32)
+    mag = np.sqrt(dx * dx + dy * dy)
+    ang = np.arctan2(dy, dx) % np.pi
+    pos = ang / (np.pi / 9.0) - 0.5
+    below = np.floor(pos)
+    w1 = pos - below.astype(np.int64)  # (float64, as float32 less int64 is)
+    b = below.astype(np.intp) + 1
     n = _CELLS
     base = (nz >> _AREA_BITS) * (n * n * 9) + _CELL_BIN[nz & ((1 << _AREA_BITS) - 1)]
-    # each pixel's vote into its lower bin, then each one's into its upper bin
-    k = len(nz)
-    idx = np.empty(2 * k, np.intp)
-    np.add(base, np.take(_GRAD_BIN0, code), out=idx[:k])
-    np.add(base, np.take(_GRAD_BIN1, code), out=idx[k:])
-    wts = np.empty(2 * k, np.float64)
-    np.take(_GRAD_VOTE0, code, out=wts[:k])
-    np.take(_GRAD_VOTE1, code, out=wts[k:])
+    idx = np.concatenate([base + np.take(_BIN_MOD, b), base + np.take(_BIN_MOD, b + 1)])
+    wts = np.concatenate([mag * (1 - w1), mag * w1])
     hist = np.bincount(idx, weights=wts, minlength=num * n * n * 9).astype(np.float32)
     hist = hist.reshape(num, n, n, 9)
     blocks = np.stack(

@@ -1763,13 +1763,12 @@ def _below(v: NDArray[np.uint8], thr: float) -> NDArray[np.uint8]:
 
 def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray | None:
     """Mean BGR colour of the paper (pixels lighter than the ink threshold)."""
-    # every third pixel of every third row, picked by the mask (cv2.mean sums whole
-    # levels, so the mean is that of the subsampled pixels to the bit), not copied out
-    sel = np.zeros(gray.shape[:2], np.uint8)
-    sel[::3, ::3] = gray[::3, ::3] > thr
+    # every third pixel of every third row, copied out (a ninth of the patch) and picked by
+    # a mask (cv2.mean sums whole levels: the mean of the same pixels to the bit)
+    sel = (gray[::3, ::3] > thr).view(np.uint8)
     if cv2.countNonZero(sel) < 10:
         return None
-    return np.array(cv2.mean(img, sel)[:3], np.float32) + 1.0
+    return np.array(cv2.mean(np.ascontiguousarray(img[::3, ::3]), sel)[:3], np.float32) + 1.0
 
 
 def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> float | None:
