@@ -1748,8 +1748,10 @@ def _percentile(gray: np.ndarray, q: float) -> float:
     k = min(n - 1, max(0, int(n * q / 100.0)))
     if gray.dtype != np.uint8 or gray.ndim != 2:
         return float(np.partition(flat.reshape(-1), k)[k])
-    cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel())
-    return float(np.searchsorted(cum, k, side="right"))
+    # (the array methods: numpy's functions wrap them in checks that cost more than the
+    # 256 levels, some thirty times per frame)
+    cum = cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().cumsum()
+    return float(cum.searchsorted(k, side="right"))
 
 
 def _below(v: NDArray[np.uint8], thr: float) -> NDArray[np.uint8]:
