@@ -501,9 +501,6 @@ class _Pyramid:
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
         self._bgra: dict[int, np.ndarray] = {}
-        # the middles of cards warped (see Recognizer.centre): a card not named has its
-        # middle looked at again for each restoration tried, from the same warp
-        self.centres: dict[tuple[int, bytes], np.ndarray] = {}
 
     def level(self, i: int) -> np.ndarray:
         while len(self.levels) <= i:
@@ -1333,11 +1330,8 @@ class Recognizer:
         lvl = 0
         while long_side / (2 ** (lvl + 1)) >= 1.3 * H:
             lvl += 1
-        key = (lvl, q.tobytes())
-        crop = pyr.centres.get(key)
-        if crop is None:
-            m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
-            crop = pyr.centres[key] = pyr.warp(lvl, m, (W, H))
+        m = cv2.getPerspectiveTransform(q / (2**lvl), self._centre_rect)
+        crop = pyr.warp(lvl, m, (W, H))
         if restore is not None:
             crop = restore(crop)
         centre = analyse_centre(crop, cfg, self.reader, want_suit)
