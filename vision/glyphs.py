@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -42,6 +42,16 @@ _CELL_BIN = (
 _AREA_BITS = (GLYPH_SIZE * GLYPH_SIZE).bit_length() - 1
 # a square's pixels are a power of 2: a pixel's square and place in it are bit fields
 assert 1 << _AREA_BITS == GLYPH_SIZE * GLYPH_SIZE
+# the cells of each 2x2-cell block (blocks row by row), in the order a block's histogram
+# concatenates them: top-left, top-right, bottom-left, bottom-right
+_BLOCK_CELLS = np.array(
+    [[by * _CELLS + bx, by * _CELLS + bx + 1, (by + 1) * _CELLS + bx, (by + 1) * _CELLS + bx + 1]
+     for by in range(_CELLS - 1) for bx in range(_CELLS - 1)], np.intp)
+
+
+# an orientation bin index b, for b from -1 to 9, modulo the 9 bins (at index b + 1): a
+# lookup in a few bytes costs less than numpy's integer modulo
+_BIN_MOD = np.array([8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0], np.intp)
 
 
 def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
@@ -55,45 +65,50 @@ def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     gx[:, :, 1:-1] = f[:, :, 2:] - f[:, :, :-2]
     gy[:, 1:-1, :] = f[:, 2:, :] - f[:, :-2, :]
     # glyphs are masks: most pixels have no gradient and add nothing to any bin, so only
-    # the others are binned (the same sums, in the same order, for a fraction of the work)
-    nz = np.flatnonzero(gx | gy)
+    # the others are binned (the same sums, in the same order, for a fraction of the work;
+    # numpy finds the true entries of a boolean array several times faster than the
+    # non-zero ones of an integer array)
+    nz = np.flatnonzero((gx != 0) | (gy != 0))
     dx = gx.reshape(-1)[nz].astype(np.float32)
     dy = gy.reshape(-1)[nz].astype(np.float32)
     mag = np.sqrt(dx * dx + dy * dy)
     ang = np.arctan2(dy, dx) % np.pi
     pos = ang / (np.pi / 9.0) - 0.5
-    b0 = np.floor(pos).astype(np.int64)
-    w1 = pos - b0
-    b0 %= 9
-    b1 = (b0 + 1) % 9
+    below = np.floor(pos)
+    w1 = pos - below.astype(np.int64)  # (float64, as float32 less int64 is)
+    b = below.astype(np.intp) + 1
     n = _CELLS
     base = (nz >> _AREA_BITS) * (n * n * 9) + _CELL_BIN[nz & ((1 << _AREA_BITS) - 1)]
-    idx = np.concatenate([base + b0, base + b1])
+    idx = np.concatenate([base + np.take(_BIN_MOD, b), base + np.take(_BIN_MOD, b + 1)])
     wts = np.concatenate([mag * (1 - w1), mag * w1])
     hist = np.bincount(idx, weights=wts, minlength=num * n * n * 9).astype(np.float32)
-    hist = hist.reshape(num, n, n, 9)
-    blocks = np.stack(
-        [hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=3
-    ).reshape(num, (n - 1) * (n - 1), 36)
-    blocks = blocks / (np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3)
+    # each block's four cells, gathered in one indexing
+    blocks = hist.reshape(num, n * n, 9)[:, _BLOCK_CELLS].reshape(num, (n - 1) * (n - 1), 36)
+    blocks = blocks / (_norms(blocks, 2) + 1e-3)
     blocks = np.minimum(blocks, 0.2)
-    blocks = blocks / (np.linalg.norm(blocks, axis=2, keepdims=True) + 1e-3)
-    return np.asarray(blocks.reshape(num, -1), dtype=np.float32)
+    blocks = blocks / (_norms(blocks, 2) + 1e-3)
+    return blocks.reshape(num, -1)
+
+
+def _norms(a: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
+    """``np.linalg.norm(a, axis=axis, keepdims=True)`` of a real array, the same sums in the
+    same order (it is how numpy computes it), without the checks around them: this runs
+    some twenty times per frame on small arrays, where they cost more than the sums."""
+    return np.sqrt(np.add.reduce(a * a, axis=axis, keepdims=True))
 
 
 def _square(mask: NDArray[Any]) -> NDArray[np.float32]:
+    # (a few calls per glyph, some fifty glyphs per frame: the maximum and the division
+    # are numpy's, without the wrappers around them)
     m = mask.astype(np.float32)
-    if m.size and m.max() > 1.0:
-        m = m / 255.0
+    if m.size and np.maximum.reduce(m, axis=None) > 1.0:
+        m /= np.float32(255.0)
     h, w = m.shape
     pad = max(1, int(round(0.08 * max(h, w))))
-    m = np.asarray(
-        cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0), dtype=np.float32
-    )
+    padded = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
     inter = cv2.INTER_AREA if max(h, w) > GLYPH_SIZE else cv2.INTER_LINEAR
-    return np.asarray(
-        cv2.resize(m, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter), dtype=np.float32
-    )
+    return cast("NDArray[np.float32]",
+                cv2.resize(padded, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter))
 
 
 def _block_means(sq: NDArray[np.float32], k: int) -> NDArray[np.float32]:
@@ -143,7 +158,7 @@ def _unit_rows(a: NDArray[np.float32]) -> NDArray[np.float32]:
     """The rows of ``a`` divided by their length, those shorter than 1e-6 left as they are:
     ``np.where(n > 1e-6, a / np.maximum(n, 1e-6), a)``, without the two passes that change
     nothing when every row is long enough (as nearly always)."""
-    n = np.linalg.norm(a, axis=1, keepdims=True)
+    n = _norms(a, 1)
     long = n > 1e-6
     if bool(long.all()):
         return np.asarray(a / n, dtype=np.float32)

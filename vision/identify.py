@@ -169,10 +169,15 @@ class FrameReader:
         readings = list(self.recognizer.read(image)) if image.size else []
         # Only quads the recognizer could not name are worth a look inside: a playing card
         # it read carries no code, and skipping those keeps a 12-card frame fast.
-        quads = [r.corners for r in readings if len(r.corners) == 4
-                 and (r.card is None or _squareness(r.corners) >= self.config.square_quad)]
-        named = [r.corners for r in readings if len(r.corners) == 4 and r.card is not None
-                 and _squareness(r.corners) < self.config.square_quad]
+        quads = []
+        named = []
+        for r in readings:
+            if len(r.corners) != 4:
+                continue
+            if r.card is None or _squareness(r.corners) >= self.config.square_quad:
+                quads.append(r.corners)
+            else:
+                named.append(r.corners)
         gray = getattr(self.recognizer, "frame_gray", None)
         with self.stages("qr"):
             codes = self.qr.read(image, quads=quads, skip=named, gray=gray)
@@ -192,6 +197,8 @@ class FrameReader:
         return IdentifyResult(tuple(cards), tuple(codes), ms)
 
     def _holds_code(self, corners: Sequence[Point], codes: Sequence[CodeReading]) -> bool:
+        if not codes:
+            return False  # (most frames: no outline to measure)
         area = _area(corners)
         if area <= 0:
             return False

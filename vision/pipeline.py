@@ -620,64 +620,78 @@ class IndexReader:
         mask[:m, :] = 0
         mask[:, :m] = 0
         n, labels, stats = _components(mask)
+        # the components' stats as plain lists: a patch has a few, and numpy's overhead on
+        # arrays that small is most of the cost of the loops below
+        rows = stats.tolist()
         # long straight lines (the frame of a face card's picture, a panel's border) are
         # not glyphs; where a component is that long, cut the lines out so that a glyph
         # touching one survives
         L = max(9, int(cfg.line_length * H))
-        if n > 1 and int(max(stats[1:, 2].max(), stats[1:, 3].max())) >= L:
+        if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
             lines = _long_lines(mask, stats, L)
             if lines.any():
                 mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
                 n, labels, stats = _components(mask)
+                rows = stats.tolist()
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
+        least = 0.25 * hmin
+        near = m + cfg.cut_glyph_gap
+        # (label, x0, y0, x1, y1, height) of each component that may be part of a glyph
         comps = []
-        off_right = []  # touching the right edge only
-        sizable = np.nonzero((stats[:, 4] >= 6) & (stats[:, 3] >= 0.25 * hmin))[0]
-        sizable = sizable[sizable > 0]
-        for i, (x, y, w, h, a) in zip(sizable.tolist(), stats[sizable].tolist(), strict=True):
+        off_right = []  # touching the patch's right edge only
+        for i in range(1, n):
+            x, y, w, h, a = rows[i]
+            if a < 6 or h < least:
+                continue
             if narrow is not None and x >= narrow - 1 - m:
                 continue  # beyond the narrow patch: a pip beside the index
-            touches = x <= m or y <= m or y + h >= ph - 1
-            if not touches and x + w >= pw - 1:
-                touches = True
-                off_right.append((i, x, y, w, h, a))
-            near = m + cfg.cut_glyph_gap
-            if not touches and x <= near:
-                touches = _runs_to_rim(labels, i, ink, (x, y, w, h), m)
-            if touches:
+            if x <= m or y <= m or y + h >= ph - 1:
                 continue
-            comps.append((i, x, y, w, h, a))
+            if x + w >= pw - 1:
+                off_right.append((i, x, y, x + w, y + h, h))
+                continue
+            if x <= near and _runs_to_rim(labels, i, ink, (x, y, w, h), m):
+                continue
+            comps.append((i, x, y, x + w, y + h, h))
         W = cfg.crop_size[0]
-
-        def may_start(c: tuple[int, ...]) -> bool:
-            return (hmin <= c[4] <= hmax and c[1] < cfg.rank_start[0] * W
-                    and c[2] < cfg.rank_start[1] * H)
-
-        starts = [c for c in comps if may_start(c)]
+        sx_max, sy_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
+        starts = [j for j, c in enumerate(comps)
+                  if hmin <= c[5] <= hmax and c[1] < sx_max and c[2] < sy_max]
         if runs_off is not None and off_right and any(
-            _next_digit(st, c) for st in starts for c in off_right
+            _next_digit(comps[j], c) for j in starts for c in off_right
         ):
             runs_off.append(True)
         if not comps:
             return []
-        starts.sort(key=lambda c: c[2] + 0.5 * c[1])
+        starts.sort(key=lambda j: comps[j][2] + 0.5 * comps[j][1])
         out = []
         paper_col: np.ndarray | None = None
         for st in starts[: cfg.max_hypotheses]:
-            rank = [st]
-            x0, y0, x1, y1 = st[1], st[2], st[1] + st[3], st[2] + st[4]
+            # the rank: the start and what lies beside it in its row or inside its box
+            taken = [False] * len(comps)
+            taken[st] = True
+            rank = [comps[st][0]]
+            _, x0, y0, x1, y1, _ = comps[st]
             changed = True
             while changed:
                 changed = False
-                for c in comps:
-                    if c in rank:
+                for j, (i, cx0, cy0, cx1, cy1, ch) in enumerate(comps):
+                    if taken[j]:
                         continue
-                    cx0, cy0, cx1, cy1 = c[1], c[2], c[1] + c[3], c[2] + c[4]
+                    hh = y1 - y0
+                    vov = min(y1, cy1) - max(y0, cy0)
+                    gap = max(cx0 - x1, x0 - cx1)
+                    same_row = (
+                        vov > 0.5 * min(hh, ch)
+                        and gap < 0.6 * hh
+                        and 0.55 * hh < ch < 1.6 * hh
+                    )
                     inside = cx0 >= x0 - 1 and cx1 <= x1 + 1 and cy0 >= y0 - 1 and cy1 <= y1 + 1
-                    if inside or _same_row((x0, y0, x1, y1), c):
-                        rank.append(c)
+                    if same_row or inside:
+                        taken[j] = True
+                        rank.append(i)
                         x0, y0 = min(x0, cx0), min(y0, cy0)
                         x1, y1 = max(x1, cx1), max(y1, cy1)
                         changed = True
@@ -685,37 +699,37 @@ class IndexReader:
             if (x1 - x0) > 2.0 * rh:
                 continue
             if narrow is not None and not any(
-                c[1] + c[3] >= narrow - 1 and _next_digit(st, c) for c in rank
+                taken[j] and c[3] >= narrow - 1 and _next_digit(comps[st], c)
+                for j, c in enumerate(comps)
             ):
                 continue  # no "0" the narrow patch cut off beside this "1"
             # suit: the nearest component below, overlapping the rank's columns
-            best = None
-            for c in comps:
-                if c in rank:
+            best = -1
+            best_d = 0.0
+            for j, (_, cx0, cy0, cx1, _cy1, ch) in enumerate(comps):
+                if taken[j]:
                     continue
-                cx0, cy0, cx1, cy1 = c[1], c[2], c[1] + c[3], c[2] + c[4]
                 if cy0 < y1 - 0.15 * rh or cy0 > y1 + 0.9 * rh:
                     continue
-                if not (cfg.suit_min_height * rh <= c[4] <= 1.5 * rh):
+                if not (cfg.suit_min_height * rh <= ch <= 1.5 * rh):
                     continue
                 if cx1 < x0 - 0.3 * rh or cx0 > x1 + 0.3 * rh:
                     continue
                 d = cy0 - y1 + 0.5 * abs((cx0 + cx1) / 2 - (x0 + x1) / 2)
-                if best is None or d < best[0]:
-                    best = (d, c)
-            if best is None:
+                if best < 0 or d < best_d:
+                    best, best_d = j, d
+            if best < 0:
                 continue
-            sc = best[1]
-            sx0, sy0, sx1, sy1 = sc[1], sc[2], sc[1] + sc[3], sc[2] + sc[4]
+            _, sx0, sy0, sx1, sy1, _ = comps[best]
             if sx1 - sx0 > cfg.suit_max_aspect * (sy1 - sy0):
                 continue  # no suit is that flat: a piece of one (its lobes cut off)
-            suit_ids = [sc[0]]
-            for c in comps:
-                if c in rank or c is sc:
+            suit_ids = [comps[best][0]]
+            for j, (i, cx0, cy0, cx1, cy1, _) in enumerate(comps):
+                if taken[j] or j == best:
                     continue
-                if c[1] >= sx0 and c[1] + c[3] <= sx1 and c[2] >= sy0 and c[2] + c[4] <= sy1:
-                    suit_ids.append(c[0])
-            rmask = _label_mask(labels[y0:y1, x0:x1], [c[0] for c in rank])
+                if cx0 >= sx0 and cx1 <= sx1 and cy0 >= sy0 and cy1 <= sy1:
+                    suit_ids.append(i)
+            rmask = _label_mask(labels[y0:y1, x0:x1], rank)
             smask = _label_mask(labels[sy0:sy1, sx0:sx1], suit_ids)
             red = None
             if self.colour:
@@ -1663,25 +1677,14 @@ def _papery(patch: np.ndarray, cfg: RecognizerConfig) -> bool:
     )
 
 
-def _same_row(box: tuple[int, int, int, int], c: tuple[int, ...]) -> bool:
-    """Whether component ``c`` (label, x, y, w, h, area) is the next glyph of a rank glyph
-    in ``box`` (x0, y0, x1, y1): beside it, overlapping its rows, of about its height (the
-    "0" of a "10")."""
-    x0, y0, x1, y1 = box
-    hh = y1 - y0
-    vov = min(y1, c[2] + c[4]) - max(y0, c[2])
-    gap = max(c[1] - x1, x0 - c[1] - c[3])
-    return vov > 0.5 * min(hh, c[4]) and gap < 0.6 * hh and 0.55 * hh < c[4] < 1.6 * hh
-
-
 def _next_digit(first: tuple[int, ...], c: tuple[int, ...]) -> bool:
-    """Whether component ``c`` may be the digit after ``first`` (both label, x, y, w, h,
-    area): the "0" of a "10" sits on the same line, top and bottom level with the "1", just
+    """Whether component ``c`` may be the digit after ``first`` (both label, x0, y0, x1, y1,
+    height): the "0" of a "10" sits on the same line, top and bottom level with the "1", just
     right of it.  (A pip beside an index is lower, or taller, or farther off.)"""
-    h = first[4]
+    h = first[5]
     tol = 0.15 * h
-    gap = c[1] - (first[1] + first[3])
-    return (abs(c[2] - first[2]) <= tol and abs(c[2] + c[4] - first[2] - first[4]) <= tol
+    gap = c[1] - first[3]
+    return (abs(c[2] - first[2]) <= tol and abs(c[4] - first[4]) <= tol
             and -0.1 * h < gap < 0.4 * h)
 
 
@@ -1873,8 +1876,10 @@ def _percentile(gray: np.ndarray, q: float) -> float:
     k = min(n - 1, max(0, int(n * q / 100.0)))
     if gray.dtype != np.uint8 or gray.ndim != 2:
         return float(np.partition(flat.reshape(-1), k)[k])
-    cum = np.cumsum(cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel())
-    return float(np.searchsorted(cum, k, side="right"))
+    # (the array methods: numpy's functions wrap them in checks that cost more than the
+    # 256 levels, some thirty times per frame)
+    cum = cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().cumsum()
+    return float(cum.searchsorted(k, side="right"))
 
 
 def _below(v: NDArray[np.uint8], thr: float) -> NDArray[np.uint8]:
@@ -1888,13 +1893,12 @@ def _below(v: NDArray[np.uint8], thr: float) -> NDArray[np.uint8]:
 
 def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray | None:
     """Mean BGR colour of the paper (pixels lighter than the ink threshold)."""
-    # every third pixel of every third row, picked by the mask (cv2.mean sums whole
-    # levels, so the mean is that of the subsampled pixels to the bit), not copied out
-    sel = np.zeros(gray.shape[:2], np.uint8)
-    sel[::3, ::3] = gray[::3, ::3] > thr
+    # every third pixel of every third row, copied out (a ninth of the patch) and picked by
+    # a mask (cv2.mean sums whole levels: the mean of the same pixels to the bit)
+    sel = (gray[::3, ::3] > thr).view(np.uint8)
     if cv2.countNonZero(sel) < 10:
         return None
-    return np.array(cv2.mean(img, sel)[:3], np.float32) + 1.0
+    return np.array(cv2.mean(np.ascontiguousarray(img[::3, ::3]), sel)[:3], np.float32) + 1.0
 
 
 def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> float | None:
@@ -1921,31 +1925,36 @@ def adjust_suit_scores(
     scores: np.ndarray, mask: np.ndarray, red: float | None, cfg: RecognizerConfig
 ) -> None:
     """Colour and shape evidence on top of the glyph similarity (in place)."""
+    # (element by element, on the suit indices worked out once: this runs for every suit
+    # glyph cut out, and a whole-array operation costs more than a few float32 updates)
     if red is not None:
         if red > cfg.red_threshold:
-            for i, s in enumerate(SUIT_CLASSES):
-                if s not in RED_SUITS:
-                    scores[i] -= cfg.colour_penalty
+            for i in _BLACK_SUITS:
+                scores[i] -= cfg.colour_penalty
         elif red < cfg.black_threshold:
-            for i, s in enumerate(SUIT_CLASSES):
-                if s in RED_SUITS:
-                    scores[i] -= cfg.colour_penalty
+            for i in _RED_SUITS:
+                scores[i] -= cfg.colour_penalty
     tw = top_width(mask)
     if tw >= cfg.heart_top:
-        scores[SUIT_CLASSES.index("D")] -= cfg.notch_penalty
+        scores[_DIAMOND] -= cfg.notch_penalty
     elif tw <= cfg.diamond_top:
-        scores[SUIT_CLASSES.index("H")] -= cfg.notch_penalty
+        scores[_HEART] -= cfg.notch_penalty
     if mask.shape[0] >= cfg.notch_min_height:
         notch = side_notch(mask)
-        ci = SUIT_CLASSES.index("C")
         if notch > cfg.club_notch_max:
             pass  # deeper than a club's waist: a spade's stalk meeting its lobes, no evidence
         elif notch >= cfg.club_notch:
-            for i in range(len(SUIT_CLASSES)):
-                if i != ci:
-                    scores[i] -= cfg.notch_penalty
+            for i in _NOT_CLUB:
+                scores[i] -= cfg.notch_penalty
         elif notch <= cfg.no_notch:
-            scores[ci] -= cfg.notch_penalty * 0.5
+            scores[_CLUB] -= cfg.notch_penalty * 0.5
+
+
+_RED_SUITS = tuple(i for i, s in enumerate(SUIT_CLASSES) if s in RED_SUITS)
+_BLACK_SUITS = tuple(i for i, s in enumerate(SUIT_CLASSES) if s not in RED_SUITS)
+_DIAMOND = SUIT_CLASSES.index("D")
+_HEART = SUIT_CLASSES.index("H")
+_NOT_CLUB = tuple(i for i, s in enumerate(SUIT_CLASSES) if s != "C")
 
 
 @dataclass

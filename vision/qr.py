@@ -460,10 +460,11 @@ class QrReader:
         for quad in quads:
             # zbar reads grey anyway: warping the grey frame costs a third of the colour one
             found = self._merge(found, self.read_quad(gray, _corner_list(quad), gated))
-            looked.append(np.asarray(_corner_list(quad), np.float32).reshape(-1, 2))
+            looked.append(np.asarray(quad, np.float32).reshape(-1, 2))
         if not gated:
             return self._merge(found, self.read_frame(image))
-        looked += [np.asarray(_corner_list(q), np.float32).reshape(-1, 2) for q in skip]
+        # (float32 straight from the corners: the same numbers as by way of float64)
+        looked += [np.asarray(q, np.float32).reshape(-1, 2) for q in skip]
         looked += [np.asarray(c.corners, np.float32) for c in found]
         return self._merge(found, self._read_sites(gray, looked))
 
