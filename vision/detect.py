@@ -332,6 +332,7 @@ def _below(img: np.ndarray, t: float, value: int = 255) -> NDArray[np.uint8]:
 
 
 RAGGED = ("closed", "hull")  # masks whose card corners may be eaten away
+EDGE_MARGIN = 16  # px around a box whose edges are made for the box alone (at detection scale)
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
 
@@ -356,9 +357,28 @@ class _Masks:
     def not_edges(self) -> np.ndarray:
         """Everywhere but near an edge (made when first needed: a frame whose cards all lie
         apart needs no cut mask)."""
-        edges = cv2.Canny(self.blur, self.cfg.canny_low, self.cfg.canny_high)
+        return self._not_edges(self.blur)
+
+    def _not_edges(self, blur: np.ndarray) -> np.ndarray:
+        edges = cv2.Canny(blur, self.cfg.canny_low, self.cfg.canny_high)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         return np.asarray(cv2.bitwise_not(edges), dtype=np.uint8)
+
+    def not_edges_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """:attr:`not_edges` inside the box (x0, y0, x1, y1), made from the edges of the box
+        and a margin of EDGE_MARGIN px around it when the whole frame's are not made yet (a
+        frame with one or two cards that need the other masks pays for the edges there
+        only).  The margin holds every pixel the gradients, their thinning and the dilation
+        look at, so the two differ only where an edge weaker than ``canny_high`` in the box
+        is kept for its link to a strong one more than the margin away."""
+        x0, y0, x1, y1 = box
+        if "not_edges" in self.__dict__:
+            return self.not_edges[y0:y1, x0:x1]
+        h, w = self.blur.shape
+        mx0, my0 = max(0, x0 - EDGE_MARGIN), max(0, y0 - EDGE_MARGIN)
+        mx1, my1 = min(w, x1 + EDGE_MARGIN), min(h, y1 + EDGE_MARGIN)
+        around = self._not_edges(self.blur[my0:my1, mx0:mx1])
+        return around[y0 - my0 : y1 - my0, x0 - mx0 : x1 - mx0]
 
     @cached_property
     def noise(self) -> float:
@@ -408,12 +428,18 @@ class _Masks:
         masks.append(("otsu-cut", lambda: cv2.bitwise_and(self.otsu, self.not_edges)))
         return masks
 
+    def cut_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The cut mask ("otsu-cut") inside the box (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = box
+        return np.asarray(cv2.bitwise_and(self.otsu[y0:y1, x0:x1], self.not_edges_in(box)),
+                          dtype=np.uint8)
+
     def more(self, roi: tuple[int, int, int, int] | None = None) -> list[tuple[str, np.ndarray]]:
         """The other masks, of the whole frame or of the box ``roi`` (x0, y0, x1, y1)."""
         cfg, otsu_t = self.cfg, self.otsu_t
         x0, y0, x1, y1 = roi or (0, 0, self.blur.shape[1], self.blur.shape[0])
         blur = self.blur[y0:y1, x0:x1]
-        not_edges = self.not_edges[y0:y1, x0:x1]
+        not_edges = self.not_edges if roi is None else self.not_edges_in(roi)
         masks = []
         faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
         if "paper" in cfg.detect_masks:
@@ -516,9 +542,31 @@ class _Masks:
                 continue
             boxes.append((max(0, 2 * x - pad), max(0, 2 * y - pad),
                           min(w, 2 * (x + bw) + pad), min(h, 2 * (y + bh) + pad)))
+        # pieces of one card (its picture cut it up) lie in boxes that overlap: one box
+        # around them all is looked in once
+        boxes = _merge_boxes(boxes)
         if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * h * w:
             return None  # as well look at everything at once
         return boxes
+
+
+def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1), any two that overlap replaced by the box around both
+    (until none overlap)."""
+    out: list[tuple[int, int, int, int]] = []
+    for box in boxes:
+        x0, y0, x1, y1 = box
+        merged = True
+        while merged:
+            merged = False
+            for i, (a0, b0, a1, b1) in enumerate(out):
+                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
+                    x0, y0, x1, y1 = min(x0, a0), min(y0, b0), max(x1, a1), max(y1, b1)
+                    del out[i]
+                    merged = True
+                    break
+        out.append((x0, y0, x1, y1))
+    return out
 
 
 def _box(q: np.ndarray) -> tuple[float, float, float, float]:
@@ -682,11 +730,11 @@ def detect(
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
     single: list[tuple[int, int, int, int]] = []
-    otsu_regions = 0
+    otsu_boxes: list[tuple[int, int, int, int]] = []  # of the Otsu regions of a card's size
     otsu_framed = False
 
     def scan(name: str, mask: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> None:
-        nonlocal otsu_regions, otsu_framed
+        nonlocal otsu_framed
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
         x0, y0, x1, y1 = roi or (0, 0, sw, sh)
         # outer boundaries of every component, also of those lying inside another's hole
@@ -703,7 +751,8 @@ def detect(
             if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
                 otsu_framed |= name == "otsu"
                 continue  # the table itself, framed by the picture's edges
-            otsu_regions += name == "otsu"
+            if name == "otsu":
+                otsu_boxes.append((x, y, x + w, y + h))
             if roi is not None and (
                 (x <= x0 + 1 and x0 > 0) or (y <= y0 + 1 and y0 > 0)
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
@@ -728,9 +777,18 @@ def detect(
                 blobs.append(c)
 
     for name, make in masks.first():
-        if name == "otsu-cut" and single and len(single) == otsu_regions and not otsu_framed:
-            # every region of the plain Otsu mask is one card: the cut mask, whose regions
-            # lie inside those, has nothing to add (nor does its edge map cost anything)
+        if name == "otsu-cut" and single and not otsu_framed:
+            # the cut mask's regions lie inside the plain Otsu mask's, and those inside a
+            # region that is one card are passed over: the mask is made only around the
+            # other regions (none when every region is one card), each box two pixels
+            # wider than its region, so that its regions are opened and outlined as in the
+            # whole frame's mask (nor does the rest of the frame's edge map cost anything)
+            whole = set(single)
+            for box in _merge_boxes([(max(0, x0 - 2), max(0, y0 - 2), min(sw, x1 + 2),
+                                      min(sh, y1 + 2))
+                                     for x0, y0, x1, y1 in otsu_boxes
+                                     if (x0, y0, x1, y1) not in whole]):
+                scan(name, masks.cut_in(box), box)
             continue
         scan(name, make())
         if name == "otsu" and cfg.detect_skip_single:
