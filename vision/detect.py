@@ -81,6 +81,7 @@ def quad_area(q: np.ndarray) -> float:
 
 
 _PREV_SIDE = np.array([3, 0, 1, 2])  # the side before each side of a quad
+_NEXT_CORNER = np.array([1, 2, 3, 0])  # the corner after each corner of a quad
 
 
 def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -88,9 +89,9 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     pts = contour.reshape(-1, 2).astype(np.float32)
     if len(pts) < 16:
         return quad
-    ab = turn_quad(quad, 1) - quad
+    ab = quad[_NEXT_CORNER] - quad
     lengths = np.hypot(ab[:, 0], ab[:, 1])
-    if float(lengths.min()) < 4:
+    if min(lengths.tolist()) < 4:
         return quad
     u = ab / lengths[:, None]
     # every contour point against all four sides at once: along (t) and off (d) each side
@@ -106,18 +107,18 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     d = rx * uy
     d -= ry * ux
     np.abs(d, out=d)
-    near = np.maximum(3.0, 0.04 * lengths)[:, None]
-    sel = t > 0.15 * lengths[:, None]
-    sel &= t < 0.85 * lengths[:, None]
-    sel &= d < near
-    counts = np.count_nonzero(sel, axis=1).tolist()
+    col = lengths[:, None]
+    sel = t > 0.15 * col
+    sel &= t < 0.85 * col
+    sel &= d < np.maximum(3.0, 0.04 * col)
     lines = np.empty((4, 4), np.float32)
     for i in range(4):
-        if counts[i] < 5:
+        side = pts[sel[i]]
+        if len(side) < 5:
             lines[i, :2] = u[i]
             lines[i, 2:] = quad[i]
             continue
-        lines[i] = cv2.fitLine(pts[sel[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
+        lines[i] = cv2.fitLine(side, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
     # each corner where the side before it meets its own side (float32, as one by one)
     vx1, vy1, x1, y1 = lines[_PREV_SIDE].T
     vx2, vy2, x2, y2 = lines.T
@@ -153,13 +154,18 @@ def _outline_covered(c: np.ndarray, quad: np.ndarray, tol: float, share: float) 
     return True
 
 
+_TURNS_MIN = 800
+
+
 def _turns(c: np.ndarray) -> np.ndarray:
     """The points of a closed contour (N x 1 x 2, CHAIN_APPROX_NONE) where it turns: a
     point that it enters and leaves by the same step lies between its two neighbours on a
     straight line, so it is no corner of the convex hull, whose points (and their order)
-    are the same from these alone; sorting them costs a third as much."""
+    are the same from these alone; sorting them costs a third as much.  An outline of
+    fewer than ``_TURNS_MIN`` points is given back whole: the hull sorts those in less
+    time than finding the turns takes (a card's outline at detection scale is some 300)."""
     p = c.reshape(-1, 2)
-    if len(p) < 3:
+    if len(p) < _TURNS_MIN:
         return c
     step = np.empty_like(p)  # step[i]: from point i - 1 to point i
     np.subtract(p[1:], p[:-1], out=step[1:])
@@ -209,7 +215,7 @@ def _quad_from_contour(
         quad = box
     quad = order_clockwise(quad)
     qa = quad_area(quad)
-    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps)
+    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps, max(qa, 1.02 * qa))
     if sq is not None:
         sa = quad_area(sq)
         if qa < sa <= hull_area / 0.9 and sa > 1.02 * qa:
@@ -258,11 +264,16 @@ def _quad_from_contour(
     return quad, qa
 
 
-def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.float32] | None:
+def _quad_from_sides(
+    hull: np.ndarray, peri: float, eps: float, beyond: float = -math.inf
+) -> NDArray[np.float32] | None:
     """The quad whose sides run along the four longest sides of the convex ``hull``
     (simplified to within ``eps`` of its perimeter ``peri``), met where they cross: a
     corner cut off or rounded is a short side between two long ones.  None when the
-    hull has fewer than five sides or its longest four do not make a convex quad.
+    hull has fewer than five sides or its longest four do not make a convex quad, and
+    when its area is well below ``beyond`` (a caller that takes the quad only when it is
+    bigger than that: most cards' polygon cuts no corner, and such a quad would only be
+    made to be dropped).
     (Plain floats: it runs for every outline of every mask, on a handful of points.)"""
     poly: list[list[float]] = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).tolist()
     n = len(poly)
@@ -284,6 +295,13 @@ def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.fl
             return None
         t = ((qx - px) * vy - (qy - py) * vx) / den
         pts.append((px + t * ux, py + t * uy))
+    # (in doubles, of corners not yet rounded to float32: the float32 area of the quad
+    # returned differs by some millionths of it, far less than the margin)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts
+    area = 0.5 * abs(x0 * y1 - x1 * y0 + x1 * y2 - x2 * y1 + x2 * y3 - x3 * y2
+                     + x3 * y0 - x0 * y3)
+    if area < beyond - 1e-4 * abs(beyond):
+        return None
     # each long side of the hull is most of its side of the quad: a corner cut off is a
     # short piece of the outline, not a long diagonal (a shadow, a hand)
     for k in range(4):
