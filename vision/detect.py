@@ -119,16 +119,16 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
             lines[i, 2:] = quad[i]
             continue
         lines[i] = cv2.fitLine(side, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
-    # each corner where the side before it meets its own side (float32, as one by one)
-    vx1, vy1, x1, y1 = lines[_PREV_SIDE].T
+    # each corner where the side before it meets its own side (float32, as one by one;
+    # x and y of the corners in one pass)
+    prev = lines[_PREV_SIDE]
+    vx1, vy1, x1, y1 = prev.T
     vx2, vy2, x2, y2 = lines.T
     den = vx1 * vy2 - vy1 * vx2
     if bool((np.abs(den) < 1e-6).any()):
         return quad
     tt = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / den
-    res = np.empty((4, 2), np.float32)
-    res[:, 0] = x1 + tt * vx1
-    res[:, 1] = y1 + tt * vy1
+    res: np.ndarray = prev[:, 2:] + tt[:, None] * prev[:, :2]
     # refinement must not move corners far (a failed fit)
     diag = float(np.hypot(*(quad[2] - quad[0])))
     if np.max(np.hypot(*(res - quad).T)) > 0.08 * diag:
