@@ -244,10 +244,10 @@ def _quad_from_contour(
         return None
     if solid and not (0.8 < area / qa < 1.12):
         return None
-    sides = quad_sides(quad)
-    if sides.min() < 8:
+    sides = quad_sides(quad).tolist()  # (plain floats: the same doubles, cheaper to compare)
+    if min(sides) < 8:
         return None
-    if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * float(sides.max())), 0.85):
+    if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * max(sides)), 0.85):
         return None
     # opposite sides: perspective may shorten one, but not by much more than half
     if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
@@ -760,8 +760,8 @@ def detect(
                                           offset=(x0, y0))
         if hier is None:
             return
-        for c, hh in zip(contours, hier[0], strict=True):
-            if hh[3] != -1 or len(c) < 16:
+        for c, parent in zip(contours, hier[0][:, 3].tolist(), strict=True):
+            if parent != -1 or len(c) < 16:
                 continue
             x, y, w, h = cv2.boundingRect(c)
             if w * h < min_px:
