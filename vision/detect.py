@@ -81,6 +81,7 @@ def quad_area(q: np.ndarray) -> float:
 
 
 _PREV_SIDE = np.array([3, 0, 1, 2])  # the side before each side of a quad
+_NEXT_CORNER = np.array([1, 2, 3, 0])  # the corner after each corner of a quad
 
 
 def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -88,9 +89,9 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     pts = contour.reshape(-1, 2).astype(np.float32)
     if len(pts) < 16:
         return quad
-    ab = turn_quad(quad, 1) - quad
+    ab = quad[_NEXT_CORNER] - quad
     lengths = np.hypot(ab[:, 0], ab[:, 1])
-    if float(lengths.min()) < 4:
+    if min(lengths.tolist()) < 4:
         return quad
     u = ab / lengths[:, None]
     # every contour point against all four sides at once: along (t) and off (d) each side
@@ -106,28 +107,28 @@ def refine_quad(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     d = rx * uy
     d -= ry * ux
     np.abs(d, out=d)
-    near = np.maximum(3.0, 0.04 * lengths)[:, None]
-    sel = t > 0.15 * lengths[:, None]
-    sel &= t < 0.85 * lengths[:, None]
-    sel &= d < near
-    counts = np.count_nonzero(sel, axis=1).tolist()
+    col = lengths[:, None]
+    sel = t > 0.15 * col
+    sel &= t < 0.85 * col
+    sel &= d < np.maximum(3.0, 0.04 * col)
     lines = np.empty((4, 4), np.float32)
     for i in range(4):
-        if counts[i] < 5:
+        side = pts[sel[i]]
+        if len(side) < 5:
             lines[i, :2] = u[i]
             lines[i, 2:] = quad[i]
             continue
-        lines[i] = cv2.fitLine(pts[sel[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
-    # each corner where the side before it meets its own side (float32, as one by one)
-    vx1, vy1, x1, y1 = lines[_PREV_SIDE].T
+        lines[i] = cv2.fitLine(side, cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
+    # each corner where the side before it meets its own side (float32, as one by one;
+    # x and y of the corners in one pass)
+    prev = lines[_PREV_SIDE]
+    vx1, vy1, x1, y1 = prev.T
     vx2, vy2, x2, y2 = lines.T
     den = vx1 * vy2 - vy1 * vx2
     if bool((np.abs(den) < 1e-6).any()):
         return quad
     tt = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / den
-    res = np.empty((4, 2), np.float32)
-    res[:, 0] = x1 + tt * vx1
-    res[:, 1] = y1 + tt * vy1
+    res: np.ndarray = prev[:, 2:] + tt[:, None] * prev[:, :2]
     # refinement must not move corners far (a failed fit)
     diag = float(np.hypot(*(quad[2] - quad[0])))
     if np.max(np.hypot(*(res - quad).T)) > 0.08 * diag:
@@ -153,13 +154,18 @@ def _outline_covered(c: np.ndarray, quad: np.ndarray, tol: float, share: float) 
     return True
 
 
+_TURNS_MIN = 800
+
+
 def _turns(c: np.ndarray) -> np.ndarray:
     """The points of a closed contour (N x 1 x 2, CHAIN_APPROX_NONE) where it turns: a
     point that it enters and leaves by the same step lies between its two neighbours on a
     straight line, so it is no corner of the convex hull, whose points (and their order)
-    are the same from these alone; sorting them costs a third as much."""
+    are the same from these alone; sorting them costs a third as much.  An outline of
+    fewer than ``_TURNS_MIN`` points is given back whole: the hull sorts those in less
+    time than finding the turns takes (a card's outline at detection scale is some 300)."""
     p = c.reshape(-1, 2)
-    if len(p) < 3:
+    if len(p) < _TURNS_MIN:
         return c
     step = np.empty_like(p)  # step[i]: from point i - 1 to point i
     np.subtract(p[1:], p[:-1], out=step[1:])
@@ -209,7 +215,7 @@ def _quad_from_contour(
         quad = box
     quad = order_clockwise(quad)
     qa = quad_area(quad)
-    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps)
+    sq = _quad_from_sides(hull, peri, cfg.side_fit_eps, max(qa, 1.02 * qa))
     if sq is not None:
         sa = quad_area(sq)
         if qa < sa <= hull_area / 0.9 and sa > 1.02 * qa:
@@ -238,10 +244,10 @@ def _quad_from_contour(
         return None
     if solid and not (0.8 < area / qa < 1.12):
         return None
-    sides = quad_sides(quad)
-    if sides.min() < 8:
+    sides = quad_sides(quad).tolist()  # (plain floats: the same doubles, cheaper to compare)
+    if min(sides) < 8:
         return None
-    if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * float(sides.max())), 0.85):
+    if not solid and not _outline_covered(c, quad, max(2.0, 0.02 * max(sides)), 0.85):
         return None
     # opposite sides: perspective may shorten one, but not by much more than half
     if max(sides[0], sides[2]) / min(sides[0], sides[2]) > cfg.max_side_ratio:
@@ -258,11 +264,16 @@ def _quad_from_contour(
     return quad, qa
 
 
-def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.float32] | None:
+def _quad_from_sides(
+    hull: np.ndarray, peri: float, eps: float, beyond: float = -math.inf
+) -> NDArray[np.float32] | None:
     """The quad whose sides run along the four longest sides of the convex ``hull``
     (simplified to within ``eps`` of its perimeter ``peri``), met where they cross: a
     corner cut off or rounded is a short side between two long ones.  None when the
-    hull has fewer than five sides or its longest four do not make a convex quad.
+    hull has fewer than five sides or its longest four do not make a convex quad, and
+    when its area is well below ``beyond`` (a caller that takes the quad only when it is
+    bigger than that: most cards' polygon cuts no corner, and such a quad would only be
+    made to be dropped).
     (Plain floats: it runs for every outline of every mask, on a handful of points.)"""
     poly: list[list[float]] = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).tolist()
     n = len(poly)
@@ -284,6 +295,13 @@ def _quad_from_sides(hull: np.ndarray, peri: float, eps: float) -> NDArray[np.fl
             return None
         t = ((qx - px) * vy - (qy - py) * vx) / den
         pts.append((px + t * ux, py + t * uy))
+    # (in doubles, of corners not yet rounded to float32: the float32 area of the quad
+    # returned differs by some millionths of it, far less than the margin)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts
+    area = 0.5 * abs(x0 * y1 - x1 * y0 + x1 * y2 - x2 * y1 + x2 * y3 - x3 * y2
+                     + x3 * y0 - x0 * y3)
+    if area < beyond - 1e-4 * abs(beyond):
+        return None
     # each long side of the hull is most of its side of the quad: a corner cut off is a
     # short piece of the outline, not a long diagonal (a shadow, a hand)
     for k in range(4):
@@ -332,6 +350,7 @@ def _below(img: np.ndarray, t: float, value: int = 255) -> NDArray[np.uint8]:
 
 
 RAGGED = ("closed", "hull")  # masks whose card corners may be eaten away
+EDGE_MARGIN = 16  # px around a box whose edges are made for the box alone (at detection scale)
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
 
@@ -356,9 +375,28 @@ class _Masks:
     def not_edges(self) -> np.ndarray:
         """Everywhere but near an edge (made when first needed: a frame whose cards all lie
         apart needs no cut mask)."""
-        edges = cv2.Canny(self.blur, self.cfg.canny_low, self.cfg.canny_high)
+        return self._not_edges(self.blur)
+
+    def _not_edges(self, blur: np.ndarray) -> np.ndarray:
+        edges = cv2.Canny(blur, self.cfg.canny_low, self.cfg.canny_high)
         edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
         return np.asarray(cv2.bitwise_not(edges), dtype=np.uint8)
+
+    def not_edges_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """:attr:`not_edges` inside the box (x0, y0, x1, y1), made from the edges of the box
+        and a margin of EDGE_MARGIN px around it when the whole frame's are not made yet (a
+        frame with one or two cards that need the other masks pays for the edges there
+        only).  The margin holds every pixel the gradients, their thinning and the dilation
+        look at, so the two differ only where an edge weaker than ``canny_high`` in the box
+        is kept for its link to a strong one more than the margin away."""
+        x0, y0, x1, y1 = box
+        if "not_edges" in self.__dict__:
+            return self.not_edges[y0:y1, x0:x1]
+        h, w = self.blur.shape
+        mx0, my0 = max(0, x0 - EDGE_MARGIN), max(0, y0 - EDGE_MARGIN)
+        mx1, my1 = min(w, x1 + EDGE_MARGIN), min(h, y1 + EDGE_MARGIN)
+        around = self._not_edges(self.blur[my0:my1, mx0:mx1])
+        return around[y0 - my0 : y1 - my0, x0 - mx0 : x1 - mx0]
 
     @cached_property
     def noise(self) -> float:
@@ -408,12 +446,18 @@ class _Masks:
         masks.append(("otsu-cut", lambda: cv2.bitwise_and(self.otsu, self.not_edges)))
         return masks
 
+    def cut_in(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The cut mask ("otsu-cut") inside the box (x0, y0, x1, y1)."""
+        x0, y0, x1, y1 = box
+        return np.asarray(cv2.bitwise_and(self.otsu[y0:y1, x0:x1], self.not_edges_in(box)),
+                          dtype=np.uint8)
+
     def more(self, roi: tuple[int, int, int, int] | None = None) -> list[tuple[str, np.ndarray]]:
         """The other masks, of the whole frame or of the box ``roi`` (x0, y0, x1, y1)."""
         cfg, otsu_t = self.cfg, self.otsu_t
         x0, y0, x1, y1 = roi or (0, 0, self.blur.shape[1], self.blur.shape[0])
         blur = self.blur[y0:y1, x0:x1]
-        not_edges = self.not_edges[y0:y1, x0:x1]
+        not_edges = self.not_edges if roi is None else self.not_edges_in(roi)
         masks = []
         faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
         if "paper" in cfg.detect_masks:
@@ -516,9 +560,31 @@ class _Masks:
                 continue
             boxes.append((max(0, 2 * x - pad), max(0, 2 * y - pad),
                           min(w, 2 * (x + bw) + pad), min(h, 2 * (y + bh) + pad)))
+        # pieces of one card (its picture cut it up) lie in boxes that overlap: one box
+        # around them all is looked in once
+        boxes = _merge_boxes(boxes)
         if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * h * w:
             return None  # as well look at everything at once
         return boxes
+
+
+def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1), any two that overlap replaced by the box around both
+    (until none overlap)."""
+    out: list[tuple[int, int, int, int]] = []
+    for box in boxes:
+        x0, y0, x1, y1 = box
+        merged = True
+        while merged:
+            merged = False
+            for i, (a0, b0, a1, b1) in enumerate(out):
+                if a0 < x1 and x0 < a1 and b0 < y1 and y0 < b1:
+                    x0, y0, x1, y1 = min(x0, a0), min(y0, b0), max(x1, a1), max(y1, b1)
+                    del out[i]
+                    merged = True
+                    break
+        out.append((x0, y0, x1, y1))
+    return out
 
 
 def _box(q: np.ndarray) -> tuple[float, float, float, float]:
@@ -682,11 +748,11 @@ def detect(
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
     single: list[tuple[int, int, int, int]] = []
-    otsu_regions = 0
+    otsu_boxes: list[tuple[int, int, int, int]] = []  # of the Otsu regions of a card's size
     otsu_framed = False
 
     def scan(name: str, mask: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> None:
-        nonlocal otsu_regions, otsu_framed
+        nonlocal otsu_framed
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
         x0, y0, x1, y1 = roi or (0, 0, sw, sh)
         # outer boundaries of every component, also of those lying inside another's hole
@@ -694,8 +760,8 @@ def detect(
                                           offset=(x0, y0))
         if hier is None:
             return
-        for c, hh in zip(contours, hier[0], strict=True):
-            if hh[3] != -1 or len(c) < 16:
+        for c, parent in zip(contours, hier[0][:, 3].tolist(), strict=True):
+            if parent != -1 or len(c) < 16:
                 continue
             x, y, w, h = cv2.boundingRect(c)
             if w * h < min_px:
@@ -703,7 +769,8 @@ def detect(
             if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
                 otsu_framed |= name == "otsu"
                 continue  # the table itself, framed by the picture's edges
-            otsu_regions += name == "otsu"
+            if name == "otsu":
+                otsu_boxes.append((x, y, x + w, y + h))
             if roi is not None and (
                 (x <= x0 + 1 and x0 > 0) or (y <= y0 + 1 and y0 > 0)
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
@@ -728,9 +795,18 @@ def detect(
                 blobs.append(c)
 
     for name, make in masks.first():
-        if name == "otsu-cut" and single and len(single) == otsu_regions and not otsu_framed:
-            # every region of the plain Otsu mask is one card: the cut mask, whose regions
-            # lie inside those, has nothing to add (nor does its edge map cost anything)
+        if name == "otsu-cut" and single and not otsu_framed:
+            # the cut mask's regions lie inside the plain Otsu mask's, and those inside a
+            # region that is one card are passed over: the mask is made only around the
+            # other regions (none when every region is one card), each box two pixels
+            # wider than its region, so that its regions are opened and outlined as in the
+            # whole frame's mask (nor does the rest of the frame's edge map cost anything)
+            whole = set(single)
+            for box in _merge_boxes([(max(0, x0 - 2), max(0, y0 - 2), min(sw, x1 + 2),
+                                      min(sh, y1 + 2))
+                                     for x0, y0, x1, y1 in otsu_boxes
+                                     if (x0, y0, x1, y1) not in whole]):
+                scan(name, masks.cut_in(box), box)
             continue
         scan(name, make())
         if name == "otsu" and cfg.detect_skip_single:
