@@ -185,6 +185,15 @@ def _rank_text(rank: str) -> str:
     return "10" if rank == "T" else rank
 
 
+# the letters printed on the court cards (J, Q, K) of decks in other languages: a French
+# deck's Valet, Dame, Roi; a German deck's Bube, Dame, Koenig
+COURT_LETTERS = {
+    "english": {},
+    "french": {"J": "V", "Q": "D", "K": "R"},
+    "german": {"J": "B", "Q": "D", "K": "K"},
+}
+
+
 # index styles: (rank height, index pip size) as fractions of the card's width
 INDEX_STYLES = {"standard": (0.13, 0.10), "large": (0.18, 0.13), "jumbo": (0.24, 0.16)}
 # the pips in the middle of a 2 to 10, per index style: (pip size and left column, of the
@@ -195,11 +204,11 @@ _PIP_FIELDS = {"standard": (0.17, 0.30, 0.20), "large": (0.15, 0.365, 0.24),
 
 
 def _draw_index(face: Image, card: Card, colour: tuple[int, int, int],
-                style: str = "standard") -> None:
+                style: str = "standard", letters: str = "english") -> None:
     """Rank and small pip in the top-left corner (the caller rotates for bottom-right)."""
     w = face.shape[1]
     rank_h, pip_w = INDEX_STYLES[style]
-    text = _rank_text(card.rank)
+    text = COURT_LETTERS[letters].get(card.rank) or _rank_text(card.rank)
     font = cv2.FONT_HERSHEY_DUPLEX
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
     scale = rank_h * w / th
@@ -212,11 +221,12 @@ def _draw_index(face: Image, card: Card, colour: tuple[int, int, int],
     _draw_shapes(face, _pip_polys(card.suit, cx, 0.05 * w + th + 0.04 * w + pip / 2, pip), colour)
 
 
-def _copy_index_right(face: Image, card: Card, colour: tuple[int, int, int], index: str) -> None:
+def _copy_index_right(face: Image, card: Card, colour: tuple[int, int, int], index: str,
+                      letters: str = "english") -> None:
     """The top-left index drawn again, upright, in the top-right corner."""
     h, w = face.shape[:2]
     sheet = np.full_like(face, 255)
-    _draw_index(sheet, card, colour, index)
+    _draw_index(sheet, card, colour, index, letters)
     ink = (sheet != 255).any(axis=2)
     ys, xs = np.nonzero(ink)
     if len(xs) == 0:
@@ -228,20 +238,25 @@ def _copy_index_right(face: Image, card: Card, colour: tuple[int, int, int], ind
 
 
 def render_card_face(
-    card: Card | str, width: int = 300, index: str = "standard", four_corners: bool = False
+    card: Card | str, width: int = 300, index: str = "standard", four_corners: bool = False,
+    letters: str = "english",
 ) -> tuple[Image, Image]:
     """A drawn playing card: ``(face BGR, alpha mask)``, ``width`` x ``width*7/5`` pixels.
     ``index``: a style of :data:`INDEX_STYLES` (a jumbo-index deck's are big);
-    ``four_corners``: an index in every corner, as some decks print them."""
+    ``four_corners``: an index in every corner, as some decks print them; ``letters``: the
+    court cards' letters, of :data:`COURT_LETTERS`."""
     if isinstance(card, str):
         card = Card.from_code(card)
-    face, mask = _card_face_cached(card, width, index, four_corners)
+    if letters not in COURT_LETTERS:
+        raise ValueError(f"letters {letters!r}: expected one of {', '.join(COURT_LETTERS)}")
+    face, mask = _card_face_cached(card, width, index, four_corners, letters)
     return face.copy(), mask.copy()
 
 
 @functools.lru_cache(maxsize=128)
 def _card_face_cached(
-    card: Card, width: int, index: str = "standard", four_corners: bool = False
+    card: Card, width: int, index: str = "standard", four_corners: bool = False,
+    letters: str = "english",
 ) -> tuple[Image, Image]:
     colour = _RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
     face, mask = _blank_card(width)
@@ -249,9 +264,9 @@ def _card_face_cached(
     # Both index corners: draw one, turn the card half round, draw again (four corners:
     # the same index, upright, in the top-right and bottom-left too)
     for _ in range(2):
-        _draw_index(face, card, colour, index)
+        _draw_index(face, card, colour, index, letters)
         if four_corners:
-            _copy_index_right(face, card, colour, index)
+            _copy_index_right(face, card, colour, index, letters)
         face = np.ascontiguousarray(np.rot90(face, 2))
     if card.rank in _LAYOUTS:
         size, left, top = _PIP_FIELDS[index]
@@ -275,12 +290,13 @@ def _card_face_cached(
         cv2.rectangle(face, (x0, y0), (x1, y1), (60, 140, 200), -1)
         cv2.rectangle(face, (x0, y0), (x1, y1), colour, max(1, w // 100), cv2.LINE_AA)
         font = cv2.FONT_HERSHEY_TRIPLEX
-        (tw, th), _ = cv2.getTextSize(card.rank, font, 1.0, 2)
+        letter = COURT_LETTERS[letters].get(card.rank, card.rank)
+        (tw, th), _ = cv2.getTextSize(letter, font, 1.0, 2)
         scale = (0.3 * h) / th
         thick = max(2, int(scale * 1.8))
-        (tw, th), _ = cv2.getTextSize(card.rank, font, scale, thick)
+        (tw, th), _ = cv2.getTextSize(letter, font, scale, thick)
         org = (int(w / 2 - tw / 2), int(0.5 * h + th / 2 - 0.08 * h))
-        cv2.putText(face, card.rank, org, font, scale, colour, thick, cv2.LINE_AA)
+        cv2.putText(face, letter, org, font, scale, colour, thick, cv2.LINE_AA)
         _draw_shapes(face, _pip_polys(card.suit, w / 2, 0.72 * h, 0.14 * w), colour)
     face[mask == 0] = 0
     return face, mask
