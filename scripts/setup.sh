@@ -18,9 +18,13 @@ fi
 if [ "$want_test" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   need_pkgs+=(chromium)
 fi
-# (a test prints a German deck's "D" index in one of these fonts)
-if [ "$want_test" = 1 ] && [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf ]; then
-  need_pkgs+=(fonts-liberation)
+# (tests print indices in these typefaces: a German deck's "D" in Liberation; decks set in
+# Lato, Open Sans and Caladea, which the glyph model was not built from)
+if [ "$want_test" = 1 ]; then
+  [ -f /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf ] || need_pkgs+=(fonts-liberation)
+  [ -f /usr/share/fonts/truetype/lato/Lato-Bold.ttf ] || need_pkgs+=(fonts-lato)
+  [ -f /usr/share/fonts/truetype/open-sans/OpenSans-Bold.ttf ] || need_pkgs+=(fonts-open-sans)
+  [ -f /usr/share/fonts/truetype/crosextra/Caladea-Bold.ttf ] || need_pkgs+=(fonts-crosextra-caladea)
 fi
 if [ "${#need_pkgs[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -31,7 +35,7 @@ if [ "${#need_pkgs[@]}" -gt 0 ]; then
   else
     say "missing Debian packages: ${need_pkgs[*]}"
     say "install them with:  sudo apt-get install -y ${need_pkgs[*]}"
-    say "(QR codes need libzbar0; the browser tests need chromium; a test, fonts-liberation)"
+    say "(QR codes need libzbar0; the browser tests need chromium; tests, the fonts)"
     exit 1
   fi
 fi

@@ -204,29 +204,57 @@ _PIP_FIELDS = {"standard": (0.17, 0.30, 0.20), "large": (0.15, 0.365, 0.24),
 
 
 def _draw_index(face: Image, card: Card, colour: tuple[int, int, int],
-                style: str = "standard", letters: str = "english") -> None:
-    """Rank and small pip in the top-left corner (the caller rotates for bottom-right)."""
+                style: str = "standard", letters: str = "english",
+                font: str | None = None) -> None:
+    """Rank and small pip in the top-left corner (the caller rotates for bottom-right).
+    ``font``: a TrueType/OpenType file to set the rank in (else OpenCV's Hershey Duplex)."""
     w = face.shape[1]
     rank_h, pip_w = INDEX_STYLES[style]
     text = COURT_LETTERS[letters].get(card.rank) or _rank_text(card.rank)
-    font = cv2.FONT_HERSHEY_DUPLEX
-    (tw, th), _ = cv2.getTextSize(text, font, 1.0, 2)
-    scale = rank_h * w / th
-    thick = max(1, int(round(scale * 1.6)))
-    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    cx = max(0.11 * w, 0.04 * w + tw / 2)
-    org = (int(round(cx - tw / 2)), int(round(0.05 * w + th)))
-    cv2.putText(face, text, org, font, scale, colour, thick, cv2.LINE_AA)
+    if font is None:
+        hershey = cv2.FONT_HERSHEY_DUPLEX
+        (tw, th), _ = cv2.getTextSize(text, hershey, 1.0, 2)
+        scale = rank_h * w / th
+        thick = max(1, int(round(scale * 1.6)))
+        (tw, th), _ = cv2.getTextSize(text, hershey, scale, thick)
+        cx = max(0.11 * w, 0.04 * w + tw / 2)
+        org = (int(round(cx - tw / 2)), int(round(0.05 * w + th)))
+        cv2.putText(face, text, org, hershey, scale, colour, thick, cv2.LINE_AA)
+    else:
+        ink = _set_in(text, font, rank_h * w)
+        th, tw = ink.shape
+        cx = max(0.11 * w, 0.04 * w + tw / 2)
+        x0, y0 = int(round(cx - tw / 2)), int(round(0.05 * w))
+        region = face[y0 : y0 + th, x0 : x0 + tw].astype(np.float32)
+        a = ink[..., None]
+        paint = np.array(colour, np.float32)
+        face[y0 : y0 + th, x0 : x0 + tw] = (region * (1 - a) + paint * a).astype(np.uint8)
     pip = pip_w * w
     _draw_shapes(face, _pip_polys(card.suit, cx, 0.05 * w + th + 0.04 * w + pip / 2, pip), colour)
 
 
+def _set_in(text: str, font: str, height: float) -> NDArray[np.float32]:
+    """``text`` set in the font file ``font``, cropped to its ink and scaled to ``height``
+    px: coverage 0..1."""
+    size = max(16, int(height * 2))
+    canvas = np.zeros((size * 3, size * (len(text) + 2)), np.uint8)
+    cv2.putText(canvas, text, (size // 2, size * 2), (255, 255, 255), cv2.FontFace(font), size)
+    ys, xs = np.nonzero(canvas > 127)
+    if len(xs) == 0:
+        raise ValueError(f"font {font!r} draws nothing for {text!r}")
+    glyph = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    scale = height / glyph.shape[0]
+    size_out = (max(1, int(round(glyph.shape[1] * scale))), max(1, int(round(height))))
+    out = cv2.resize(glyph, size_out, interpolation=cv2.INTER_AREA)
+    return np.asarray(out, np.float32) / 255.0
+
+
 def _copy_index_right(face: Image, card: Card, colour: tuple[int, int, int], index: str,
-                      letters: str = "english") -> None:
+                      letters: str = "english", font: str | None = None) -> None:
     """The top-left index drawn again, upright, in the top-right corner."""
     h, w = face.shape[:2]
     sheet = np.full_like(face, 255)
-    _draw_index(sheet, card, colour, index, letters)
+    _draw_index(sheet, card, colour, index, letters, font)
     ink = (sheet != 255).any(axis=2)
     ys, xs = np.nonzero(ink)
     if len(xs) == 0:
@@ -239,24 +267,25 @@ def _copy_index_right(face: Image, card: Card, colour: tuple[int, int, int], ind
 
 def render_card_face(
     card: Card | str, width: int = 300, index: str = "standard", four_corners: bool = False,
-    letters: str = "english",
+    letters: str = "english", font: str | None = None,
 ) -> tuple[Image, Image]:
     """A drawn playing card: ``(face BGR, alpha mask)``, ``width`` x ``width*7/5`` pixels.
     ``index``: a style of :data:`INDEX_STYLES` (a jumbo-index deck's are big);
     ``four_corners``: an index in every corner, as some decks print them; ``letters``: the
-    court cards' letters, of :data:`COURT_LETTERS`."""
+    court cards' letters, of :data:`COURT_LETTERS`; ``font``: a TrueType/OpenType file the
+    index's rank is set in (else OpenCV's Hershey Duplex, a face the glyph model knows)."""
     if isinstance(card, str):
         card = Card.from_code(card)
     if letters not in COURT_LETTERS:
         raise ValueError(f"letters {letters!r}: expected one of {', '.join(COURT_LETTERS)}")
-    face, mask = _card_face_cached(card, width, index, four_corners, letters)
+    face, mask = _card_face_cached(card, width, index, four_corners, letters, font)
     return face.copy(), mask.copy()
 
 
 @functools.lru_cache(maxsize=128)
 def _card_face_cached(
     card: Card, width: int, index: str = "standard", four_corners: bool = False,
-    letters: str = "english",
+    letters: str = "english", font: str | None = None,
 ) -> tuple[Image, Image]:
     colour = _RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
     face, mask = _blank_card(width)
@@ -264,9 +293,9 @@ def _card_face_cached(
     # Both index corners: draw one, turn the card half round, draw again (four corners:
     # the same index, upright, in the top-right and bottom-left too)
     for _ in range(2):
-        _draw_index(face, card, colour, index, letters)
+        _draw_index(face, card, colour, index, letters, font)
         if four_corners:
-            _copy_index_right(face, card, colour, index, letters)
+            _copy_index_right(face, card, colour, index, letters, font)
         face = np.ascontiguousarray(np.rot90(face, 2))
     if card.rank in _LAYOUTS:
         size, left, top = _PIP_FIELDS[index]
@@ -289,14 +318,14 @@ def _card_face_cached(
         x0, y0, x1, y1 = int(0.22 * w), int(0.16 * h), int(0.78 * w), int(0.84 * h)
         cv2.rectangle(face, (x0, y0), (x1, y1), (60, 140, 200), -1)
         cv2.rectangle(face, (x0, y0), (x1, y1), colour, max(1, w // 100), cv2.LINE_AA)
-        font = cv2.FONT_HERSHEY_TRIPLEX
+        triplex = cv2.FONT_HERSHEY_TRIPLEX
         letter = COURT_LETTERS[letters].get(card.rank, card.rank)
-        (tw, th), _ = cv2.getTextSize(letter, font, 1.0, 2)
+        (tw, th), _ = cv2.getTextSize(letter, triplex, 1.0, 2)
         scale = (0.3 * h) / th
         thick = max(2, int(scale * 1.8))
-        (tw, th), _ = cv2.getTextSize(letter, font, scale, thick)
+        (tw, th), _ = cv2.getTextSize(letter, triplex, scale, thick)
         org = (int(w / 2 - tw / 2), int(0.5 * h + th / 2 - 0.08 * h))
-        cv2.putText(face, letter, org, font, scale, colour, thick, cv2.LINE_AA)
+        cv2.putText(face, letter, org, triplex, scale, colour, thick, cv2.LINE_AA)
         _draw_shapes(face, _pip_polys(card.suit, w / 2, 0.72 * h, 0.14 * w), colour)
     face[mask == 0] = 0
     return face, mask
