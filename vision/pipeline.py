@@ -28,6 +28,7 @@ Steps:
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -289,6 +290,9 @@ class RecognizerConfig:
     fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
+    # ... but a card whose index corners of that way show no glyph at all is read the other
+    # way up too (seen at a steep slant along its length, a card looks wider than tall)
+    other_way_up: bool = True
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
     # the opposite index corner is read only when the first names the card with a lower
     # confidence than this (both corners cost twice the time; above 1.0 always both) ...
@@ -1180,6 +1184,12 @@ class Recognizer:
         if cfg.smear_ratio < 1.0:
             with stages("pip check"):
                 out, smeared = self._unsmeared(pyr, out, [c for _, _, c in staged])
+        if cfg.other_way_up:
+            with stages("retry"):
+                for i, reading in enumerate(out):
+                    if (reading.card is None and len(warps[i].ways) == 1
+                            and not any(reads[i]) and not smeared[i]):
+                        out[i] = self._other_way_up(pyr, warps[i], edge[i], reading)
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):
                 for i, reading in enumerate(out):
@@ -1193,6 +1203,35 @@ class Recognizer:
                         out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready,
                                              smeared[i])
         return out
+
+    def _other_way_up(
+        self, pyr: _Pyramid, warp: _CornerWarp, near_edge: bool, first: CardReading
+    ) -> CardReading:
+        """A card whose outline said which way up it lies (its long sides clearly the
+        longer) but whose index corners of that way show no glyph at all, read the other way
+        up: a card seen at a slant steeper than 45 degrees along its length looks wider than
+        tall.  Its reading, where it names the card and its middle bears that out; else
+        ``first``."""
+        turned = copy.copy(warp)
+        turned.ways = [1 - warp.ways[0]]
+        ks = [k for k in range(4) if k % 2 in turned.ways]
+        reads = self.reader.read_patches([turned.patch(k) for k in ks],
+                                         wider=self._wider(turned, ks))
+        if near_edge:
+            reads = [r if r is None or turned.box_inside(k, r.box, self.config.edge_margin)
+                     else None for k, r in zip(ks, reads, strict=True)]
+        if not any(reads):
+            return first
+        interps = self._interpret(turned.q, turned.sides, turned.ways, reads)
+        staged = self._stage(pyr, interps, True)
+        reading = self._decide_staged(*staged)
+        if reading.card is None:
+            return first
+        # the middle must bear it out, its pips counted or a picture for a court card: the
+        # outline of a row of cards, each covering most of the one before, has a card's
+        # proportions the other way up, and one end shows the top card's index
+        middle = staged[2] or self.centre(pyr, interps[0].corners, False, True)
+        return reading if reading.card.rank in middle.expected() else first
 
     def _unsmeared(
         self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None]
