@@ -224,3 +224,15 @@ def test_a_covering_cards_edge_is_painted_out_before_reading() -> None:
     shown = blank(patch, segs, cfg)
     assert shown[100, 52:60].min() > 150  # the edge is gone ...
     assert shown[50, 25].max() < 60  # ... the glyph is not
+
+
+@pytest.mark.parametrize("hand", [("row", 8, 0.0, 0.2, 5.0), ("row", 17, 0.0, 0.23, 5.0)])
+def test_a_row_and_its_top_card_read_as_one_outline_name_no_card(crops, hand) -> None:
+    """A row of cards whose outline runs into the top card's was found as one quad, and read
+    from one corner only, in the top card's picture: a vertical stroke of its frame taken
+    for a J (a KD named JD).  A reading from one corner whose opposite shows no index must
+    start near the corner, where indices are printed."""
+    layout, seed, spread, step, jitter = hand
+    shown = _hand(crops, layout, seed, spread, step, jitter)
+    said = [r.card.code for r in Recognizer().read(shown.frame) if r.card is not None]
+    assert [c for c in said if c not in shown.codes] == [], (said, shown.codes)
