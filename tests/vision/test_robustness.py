@@ -273,8 +273,9 @@ def test_smeared_pips_must_be_of_the_suit_named(rec: Recognizer) -> None:
     """Webcam cards out of focus (Gaussian blur of 2.5 px on cards some 150 px tall): hearts
     smear into diamonds' shape in both index corners (7H and 4H named 7D and 4D in 8 frames
     of 40).  The pips, larger than the index's suit, are read too: of a smeared card they
-    must name the suit.  Measured 57 of 480 read; 3 wrong are left, a 7C named 7S where the
-    pips' clubs smear into spades too (11 wrong before)."""
+    must name the suit.  Measured 57 of 480 read; 1 wrong is left, a 7C named 7S where the
+    pips' clubs smear into spades too (11 wrong before; 3 while a denoised re-read was
+    tried as well)."""
     right, wrong = _smeared_frames(rec, "webcam-grey",
                                    lambda img: cv2.GaussianBlur(img, (0, 0), 2.5), range(40))
     assert [c for _, c in wrong if c[1] in "HD"] == [], wrong
