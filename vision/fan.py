@@ -394,8 +394,11 @@ def read_fans(
         snapped.append(IndexPose(q * 2**lvl, p.rank))
     poses = snapped
     segs = [edge_segments(patch, cfg) for patch in patches]
+    # (no wider patch for a big "10": the cards over this one cover what lies beyond; a
+    # corner whose rank runs off the patch is not read)
     reads = rec.reader.read_patches([blank(pt, sg, cfg) for pt, sg in zip(patches, segs,
-                                                                          strict=True)])
+                                                                          strict=True)],
+                                    whole_rank=True)
     found: list[tuple[IndexPose, CardReading]] = []
     for p, patch, read, sg in zip(poses, patches, reads, segs, strict=True):
         why, reading = judge(rec, p, patch, read, sg)

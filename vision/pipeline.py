@@ -29,6 +29,7 @@ Steps:
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -765,19 +766,23 @@ class IndexReader:
         patches: list[np.ndarray],
         target: tuple[int, int] | None = None,
         wider: Callable[[int], np.ndarray] | None = None,
+        whole_rank: bool = False,
     ) -> list[CornerRead | None]:
         """For each patch, the best glyph cut-out; with ``target`` (rank, suit class
         indices, when teaching) the one that looks most like that card.  All glyphs of all
         patches are scored in one batch.  ``wider(i)``: patch ``i`` warped ``pw_wide``
         wide, asked for only where a glyph level with a rank glyph, just right of it, runs off
         its right edge; its cut-outs count only where they read as a ten (a "10" wider than
-        the window: the "1" and the "0" both)."""
+        the window: the "1" and the "0" both).  ``whole_rank``: a patch where such a glyph
+        runs off the edge gives only what the wider patch reads (a covered corner, whose
+        middle cannot bear its reading out: the "1" of a big "10" beside part of its "0"
+        read as a 6)."""
         cfg = self.cfg
         cands = []
         wide: list[bool] = []
         for pi, patch in enumerate(patches):
             found, runs_off = self._glyphs(patch)
-            for g in found[: cfg.max_hypotheses]:
+            for g in ([] if runs_off and whole_rank else found[: cfg.max_hypotheses]):
                 cands.append((pi, g))
                 wide.append(False)
             if runs_off and wider is not None:
@@ -1014,7 +1019,10 @@ class Recognizer:
                 patch = pyr.warp(lvl, m, (self.reader.pw, self.reader.ph))
                 if not _papery(patch, cfg):
                     continue  # no card's paper round an index: the table (a patterned rug)
-                read = self.reader.read_patches([patch])[0]
+                wide = (self.reader.pw_wide, self.reader.ph)
+                read = self.reader.read_patches(
+                    [patch], wider=functools.partial(_warp_any, pyr, lvl, m, wide),
+                    whole_rank=True)[0]
                 if read is None or _edge_crosses(patch, read.box, cfg):
                     continue
                 corners = tuple((float(x), float(y)) for x, y in q)
@@ -1735,6 +1743,13 @@ def _next_digit(first: tuple[int, ...], c: tuple[int, ...]) -> bool:
     gap = c[1] - first[3]
     return (abs(c[2] - first[2]) <= tol and abs(c[4] - first[4]) <= tol
             and -0.1 * h < gap < 0.4 * h)
+
+
+def _warp_any(pyr: _Pyramid, lvl: int, m: np.ndarray, size: tuple[int, int], _i: int
+              ) -> np.ndarray:
+    """``pyr.warp(lvl, m, size)``, whichever patch ``_i`` asks (read_patches' ``wider`` for
+    one patch)."""
+    return pyr.warp(lvl, m, size)
 
 
 def _runs_to_rim(
