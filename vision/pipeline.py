@@ -1217,7 +1217,9 @@ class Recognizer:
                                  for k, g in zip(ks, got, strict=True)]
                         out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready,
                                              smeared[i])
-        return out
+        h, w = pyr.levels[0].shape[:2]
+        return [CardReading(None, r.corners, r.confidence, r.alternatives)
+                if r.card is not None and _cut_by_frame(r.corners, w, h) else r for r in out]
 
     def _other_way_up(
         self, pyr: _Pyramid, warp: _CornerWarp, near_edge: bool, first: CardReading
@@ -1743,6 +1745,30 @@ def _next_digit(first: tuple[int, ...], c: tuple[int, ...]) -> bool:
     gap = c[1] - first[3]
     return (abs(c[2] - first[2]) <= tol and abs(c[4] - first[4]) <= tol
             and -0.1 * h < gap < 0.4 * h)
+
+
+def _cut_by_frame(corners: tuple[tuple[float, float], ...], w: int, h: int,
+                  tol: float = 1.5, uneven: float = 0.8) -> bool:
+    """Whether a card quad is a card running out of the picture: one of its sides lies
+    along the picture's edge, and its opposite sides differ in length by more than
+    ``uneven`` (the cards of a scan fill it to its edges, but as rectangles).  Such a quad
+    is the picture's edge and what shows of the card, not its outline; warped to a card's
+    shape its index is stretched (a 4H cut by the top of the frame read as a 4D)."""
+    if len(corners) != 4:
+        return False
+    q = np.asarray(corners, np.float64)
+    on_edge = False
+    for k in range(4):
+        (ax, ay), (bx, by) = q[k], q[(k + 1) % 4]
+        if ((abs(ax) <= tol and abs(bx) <= tol) or (abs(ay) <= tol and abs(by) <= tol)
+                or (abs(ax - (w - 1)) <= tol and abs(bx - (w - 1)) <= tol)
+                or (abs(ay - (h - 1)) <= tol and abs(by - (h - 1)) <= tol)):
+            on_edge = True
+    if not on_edge:
+        return False
+    s = quad_sides(q)
+    return bool(min(s[0], s[2]) < uneven * max(s[0], s[2])
+                or min(s[1], s[3]) < uneven * max(s[1], s[3]))
 
 
 def _warp_any(pyr: _Pyramid, lvl: int, m: np.ndarray, size: tuple[int, int], _i: int

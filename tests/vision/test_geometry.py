@@ -180,3 +180,24 @@ def test_small_cards_with_round_corners_are_quads() -> None:
                 got = _quad_from_contour(max(cs, key=cv2.contourArea), cfg, float(m.size))
                 assert got is not None, (w, angle, tilt)
                 assert abs(got[1] / (1.4 * w * w) - 1) < 0.2, (w, angle, tilt, got[1])
+
+
+def test_a_card_running_out_of_the_picture_is_not_named_from_a_stretched_quad() -> None:
+    """Twelve drawn large-index cards crowded on a 1280x720 table: a 4H runs out of the top
+    of the picture, and its quad, one side the picture's edge, is no card's outline; warped
+    to a card's shape its index is stretched, and it was read as a 4D.  A quad with a side
+    along the picture's edge and uneven opposite sides names no card (a scan's cards, which
+    fill it to its edges as rectangles, still do)."""
+    import frames
+
+    from companion.cards import RANKS, SUITS, Card
+    from vision.pipeline import Recognizer
+    from vision.synth import render_card_face
+
+    deck = [(render_card_face(Card.from_code(r + s.letter), 250, "large")[0], r + s.letter)
+            for r in RANKS for s in SUITS]
+    image, codes = frames.table_frame(deck, 12, seed=1)
+    readings = Recognizer().read(image)
+    assert len(readings) >= 3  # the crowded cards are found, named or not
+    said = [r.card.code for r in readings if r.card is not None]
+    assert [c for c in said if c not in codes] == [], (said, codes)
