@@ -872,6 +872,13 @@ class _CornerWarp:
         return bool((q.min() < margin) or (q[:, 0].max() > w - 1 - margin)
                     or (q[:, 1].max() > h - 1 - margin))
 
+    def inside(self, ks: list[int], reads: list[CornerRead | None], margin: float
+               ) -> list[CornerRead | None]:
+        """``reads`` (of corners ``ks``), each whose glyphs come within ``margin`` px of the
+        picture's edge dropped: an index the edge cuts may read as another."""
+        return [r if r is None or self.box_inside(k, r.box, margin) else None
+                for k, r in zip(ks, reads, strict=True)]
+
     def box_inside(self, k: int, box: tuple[int, int, int, int], margin: float) -> bool:
         """Whether the glyph box (pixels of corner ``k``'s patch) lies at least ``margin``
         px inside the picture: an index the picture's edge cuts may read as another."""
@@ -1057,21 +1064,23 @@ class Recognizer:
         corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
         ks = [k for k in range(4) if k % 2 in corner.ways]
         patches = [corner.patch(k) for k in ks]
-        reads = self.reader.read_patches(patches, target, self._wider(corner, ks))
+        reads = self.reader.read_patches(patches, target,
+                                         self._wider([(corner, k) for k in ks]))
         return self._interpret(corner.q, corner.sides, corner.ways, reads, target)
 
     def _wider(
         self,
-        corner: _CornerWarp,
-        ks: list[int],
+        corners: list[tuple[_CornerWarp, int]],
         restore: Callable[[np.ndarray], np.ndarray] | None = None,
     ) -> Callable[[int], np.ndarray]:
-        """For :meth:`IndexReader.read_patches`: the ``i``-th patch, of corner ``ks[i]``,
-        warped wider (and restored as the others were, with ``restore``)."""
+        """For :meth:`IndexReader.read_patches`: the ``i``-th patch, of corner
+        ``corners[i]`` (a card's warp, and which corner), warped wider (and restored as the
+        others were, with ``restore``)."""
         width = self.reader.pw_wide
 
         def wider(i: int) -> np.ndarray:
-            patch = corner.patch(ks[i], width)
+            warp, k = corners[i]
+            patch = warp.patch(k, width)
             return patch if restore is None else restore(patch)
 
         return wider
@@ -1121,7 +1130,7 @@ class Recognizer:
         corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
         ks = [k for k in range(4) if k % 2 in corner.ways]
         patches = [corner.patch(k) for k in ks]
-        reads = self.reader.read_patches(patches, wider=self._wider(corner, ks))
+        reads = self.reader.read_patches(patches, wider=self._wider([(corner, k) for k in ks]))
         reading = self._finish(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads))
         if (reading.card is None and retry and self.config.retry_restore
                 and reading.confidence < self.config.min_confidence):
@@ -1155,15 +1164,9 @@ class Recognizer:
                 return r
             return None
 
-        def wider(job: list[tuple[int, int]]) -> Callable[[int], np.ndarray]:
-            def patch(j: int) -> np.ndarray:
-                i, k = job[j]
-                return warps[i].patch(k, self.reader.pw_wide)
-
-            return patch
-
         with stages("read corners"):
-            for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wider(jobs)),
+            wide = self._wider([(warps[i], k) for i, k in jobs])
+            for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wide),
                                  strict=True):
                 reads[i][k] = keep(i, k, r)
         with stages("decide"):
@@ -1179,8 +1182,8 @@ class Recognizer:
                 patches = [warps[i].patch(k) for i, k in again]
             warped.update(zip(again, patches, strict=True))
             with stages("read corners"):
-                for (i, k), r in zip(again, self.reader.read_patches(patches,
-                                                                     wider=wider(again)),
+                wide = self._wider([(warps[i], k) for i, k in again])
+                for (i, k), r in zip(again, self.reader.read_patches(patches, wider=wide),
                                      strict=True):
                     reads[i][k] = keep(i, k, r)
         tried: list[set[int]] = [set() for _ in quads]
@@ -1233,10 +1236,9 @@ class Recognizer:
         turned.ways = [1 - warp.ways[0]]
         ks = [k for k in range(4) if k % 2 in turned.ways]
         reads = self.reader.read_patches([turned.patch(k) for k in ks],
-                                         wider=self._wider(turned, ks))
+                                         wider=self._wider([(turned, k) for k in ks]))
         if near_edge:
-            reads = [r if r is None or turned.box_inside(k, r.box, self.config.edge_margin)
-                     else None for k, r in zip(ks, reads, strict=True)]
+            reads = turned.inside(ks, reads, self.config.edge_margin)
         if not any(reads):
             return first
         interps = self._interpret(turned.q, turned.sides, turned.ways, reads)
@@ -1247,8 +1249,18 @@ class Recognizer:
         # the middle must bear it out, its pips counted or a picture for a court card: the
         # outline of a row of cards, each covering most of the one before, has a card's
         # proportions the other way up, and one end shows the top card's index
-        middle = staged[2] or self.centre(pyr, interps[0].corners, False, True)
+        middle = self._middle(pyr, staged)
         return reading if reading.card.rank in middle.expected() else first
+
+    def _middle(
+        self,
+        pyr: _Pyramid,
+        staged: tuple[_Interpretation, CardReading, Centre | None],
+        restore: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> Centre:
+        """The middle of a staged reading's card: the one staging looked at, else looked at
+        now (restored as its corners were, with ``restore``)."""
+        return staged[2] or self.centre(pyr, staged[0].corners, False, True, restore)
 
     def _unsmeared(
         self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None]
@@ -1341,21 +1353,21 @@ class Recognizer:
                 heads = [j for j, k in enumerate(ks) if k < 2]
                 for j, r in zip(heads, self.reader.read_patches(
                         [restore(patches[j]) for j in heads],
-                        wider=self._wider(warp, [ks[j] for j in heads], restore)), strict=True):
+                        wider=self._wider([(warp, ks[j]) for j in heads], restore)), strict=True):
                     reads[j] = r
                 tails = [j for j, k in enumerate(ks) if k >= 2 and reads[ks.index(k - 2)]]
                 if not tails:
                     continue
                 for j, r in zip(tails, self.reader.read_patches(
                         [restore(patches[j]) for j in tails],
-                        wider=self._wider(warp, [ks[j] for j in tails], restore)), strict=True):
+                        wider=self._wider([(warp, ks[j]) for j in tails], restore)), strict=True):
                     reads[j] = r
             else:
-                reads = self.reader.read_patches([restore(p) for p in patches],
-                                                 wider=self._wider(warp, ks, restore))
+                reads = self.reader.read_patches(
+                    [restore(p) for p in patches],
+                    wider=self._wider([(warp, k) for k in ks], restore))
             if near_edge:
-                reads = [r if r is None or warp.box_inside(k, r.box, cfg.edge_margin)
-                         else None for k, r in zip(ks, reads, strict=True)]
+                reads = warp.inside(ks, reads, cfg.edge_margin)
             # (every corner of reads was looked at: one showing no index makes a lone one)
             tried = {k for k, r in zip(ks, reads, strict=True)
                      if lead is not None or r is not None or k < 2}
@@ -1368,8 +1380,7 @@ class Recognizer:
                 # the middle, restored too, must bear it out: its pips counted, or a
                 # picture for a court card (a blurred 9 read as a 4 in both the first and
                 # the restored corners)
-                middle = staged[2] or self.centre(pyr, interps[0].corners, False, True,
-                                                  restore=restore)
+                middle = self._middle(pyr, staged, restore)
                 if reading.card.rank not in middle.expected():
                     continue
                 if smeared and not self._bears_out(pyr, reading.card, interps[0].corners,
