@@ -31,7 +31,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -203,6 +203,8 @@ class RecognizerConfig:
     centre_size: tuple[int, int] = (125, 175)
     line_thickness: float = 0.02  # ink thinner than this (of the crop's height) on average
     index_zone: tuple[float, float] = (0.24, 0.5)  # corner boxes holding the indices (x, y)
+    # ink in an index zone larger than the index read (by this factor, each way) is no index
+    index_slack: float = 1.3
     pip_height: tuple[float, float] = (0.05, 0.22)
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     centre_rank_bonus: float = 0.04
@@ -1483,7 +1485,8 @@ class Recognizer:
             # the pips' shapes are read too only when the corners' suit is not clear
             want_suit = float(s1 - s2) < self.config.centre_suit_below
             with self.stages("pip check"):
-                centre = self.centre(pyr, best.corners, want_suit, score, restore)
+                centre = self.centre(pyr, best.corners, want_suit, score, restore,
+                                     [r.box for r in best.reads])
         return best, reading, centre
 
     def _decide_staged(
@@ -1515,7 +1518,11 @@ class Recognizer:
         want_suit: bool = True,
         score: bool = True,
         restore: Callable[[np.ndarray], np.ndarray] | None = None,
+        indices: Sequence[tuple[int, int, int, int]] = (),
     ) -> Centre:
+        """The middle of the card whose corners are ``corners`` (clockwise from its top
+        left): its pips counted, or a picture.  ``indices``: the glyph boxes of the index
+        corners read (pixels of a corner patch), whose index is no pip."""
         cfg = self.config
         W, H = cfg.centre_size
         q = np.asarray(corners, np.float32)
@@ -1527,7 +1534,9 @@ class Recognizer:
         crop = pyr.warp(lvl, m, (W, H))
         if restore is not None:
             crop = restore(crop)
-        centre = analyse_centre(crop, cfg, self.reader, want_suit)
+        scale = W / cfg.crop_size[0]
+        boxes = [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1 in indices]
+        centre = analyse_centre(crop, cfg, self.reader, want_suit, boxes)
         if score:
             score_centres([centre], self.reader, cfg)
         return centre
@@ -2118,9 +2127,17 @@ class Centre:
 
 
 def analyse_centre(
-    crop: np.ndarray, cfg: RecognizerConfig, reader: IndexReader, want_suit: bool = True
+    crop: np.ndarray,
+    cfg: RecognizerConfig,
+    reader: IndexReader,
+    want_suit: bool = True,
+    indices: Sequence[tuple[float, float, float, float]] = (),
 ) -> Centre:
-    """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture."""
+    """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture.
+    ``indices``: boxes (x0, y0, x1, y1, crop pixels) around index glyphs read in the top
+    left corner, or the bottom right one: the index is printed the same in both, turned, so
+    both are cleared (a pip printed close to an index may touch it, and the two be taken
+    for one index)."""
     H, W = crop.shape[:2]
     v = _ink_channel(crop)
     paper = _percentile(v, 90)
@@ -2158,6 +2175,15 @@ def analyse_centre(
             n, labels, stats = _components(mask)
             rows = stats.tolist()
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
+    # the index boxes in both corners (whole pixels, one wider all round); no index glyph
+    # is much larger than the index read
+    boxes: list[tuple[int, int, int, int]] = []
+    for x0, y0, x1, y1 in indices:
+        a0, b0 = max(0, int(x0) - 1), max(0, int(y0) - 1)
+        a1, b1 = min(W, math.ceil(x1) + 1), min(H, math.ceil(y1) + 1)
+        boxes += [(a0, b0, a1, b1), (W - a1, H - b1, W - a0, H - b0)]
+    largest = (max(b[2] - b[0] for b in boxes) * cfg.index_slack,
+               max(b[3] - b[1] for b in boxes) * cfg.index_slack) if boxes else (W, H)
     pips = []
     big = other = 0
     least = 0.04 * H
@@ -2170,7 +2196,14 @@ def analyse_centre(
         in_top = y + h <= zy
         in_bottom = y >= H - zy
         if (in_left or in_right) and (in_top or in_bottom):
-            continue  # a corner index (it may touch the crop's rim: printed near the edge)
+            if w <= largest[0] and h <= largest[1]:
+                continue  # a corner index (it may touch the crop's rim: printed near the edge)
+            # larger than the index read: a pip printed near the edge, where there is no
+            # index, or beside the index and run into it -- then what lies off the index
+            pieces = _off_boxes(labels, i, (x, y, w, h), boxes, len(rows) + len(sizable))
+            if pieces is not None:
+                sizable += [p for p in pieces if p[1][3] >= least or p[1][2] >= least]
+                continue
         if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
             other += 1
             continue
@@ -2223,6 +2256,34 @@ def analyse_centre(
         if len(pip_masks) == 1 and reader.colour:
             red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
     return Centre("pips", len(same), None, pip_masks, red, spread)
+
+
+def _off_boxes(
+    labels: np.ndarray,
+    i: int,
+    bbox: tuple[int, int, int, int],
+    boxes: list[tuple[int, int, int, int]],
+    first: int,
+) -> list[tuple[int, list[int]]] | None:
+    """The pieces of component ``i`` of ``labels`` (its bounding box ``bbox``: x, y, w, h)
+    that lie off ``boxes`` (x0, y0, x1, y1), as (label, stats row) pairs, relabelled in
+    ``labels`` from ``first`` on; None if it overlaps none of the boxes."""
+    x, y, w, h = bbox
+    cut = [(max(x0, x), max(y0, y), min(x1, x + w), min(y1, y + h)) for x0, y0, x1, y1 in boxes]
+    cut = [c for c in cut if c[0] < c[2] and c[1] < c[3]]
+    if not cut or first + 64 >= 65535:
+        return None
+    region = labels[y : y + h, x : x + w]
+    own = cv2.compare(region, i, cv2.CMP_EQ)  # type: ignore[call-overload]
+    for x0, y0, x1, y1 in cut:
+        own[y0 - y : y1 - y, x0 - x : x1 - x] = 0
+    n, sub, stats = _components(np.asarray(own, dtype=np.uint8))
+    out: list[tuple[int, list[int]]] = []
+    for j, (px, py, pw, ph, pa) in enumerate(stats.tolist()[1 : min(n, 64)], 1):
+        label = first + len(out)
+        region[sub == j] = label
+        out.append((label, [px + x, py + y, pw, ph, pa]))
+    return out
 
 
 def score_centres(centres: list[Centre], reader: IndexReader, cfg: RecognizerConfig) -> None:
