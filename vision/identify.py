@@ -163,24 +163,43 @@ class FrameReader:
         self.stages = Stages()
         if hasattr(self.recognizer, "stages"):
             self.recognizer.stages = self.stages
+        # codes read inside cards while the recognizer read them (see _holds_code_now)
+        self._early: dict[tuple[tuple[float, float], ...], list[CodeReading]] = {}
+        if hasattr(self.recognizer, "holds_code"):
+            self.recognizer.holds_code = self._holds_code_now
+
+    def _holds_code_now(self, quad: NDArray[Any]) -> bool:
+        """For the recognizer: whether the card ``quad`` (frame pixels) holds a code; what
+        it holds is kept for this frame's QR stage, which does not read that card again."""
+        gray = getattr(self.recognizer, "frame_gray", None)
+        if gray is None:
+            return False
+        codes = self.qr.read_quad(gray, _corner_list(quad), gated=True)
+        self._early[_quad_key(quad)] = codes
+        return bool(codes)
 
     def read(self, image: NDArray[Any]) -> IdentifyResult:
         start = time.perf_counter()
+        self._early = {}
         readings = list(self.recognizer.read(image)) if image.size else []
         # Only quads the recognizer could not name are worth a look inside: a playing card
         # it read carries no code, and skipping those keeps a 12-card frame fast.
         quads = []
         named = []
+        early = self._early
         for r in readings:
             if len(r.corners) != 4:
                 continue
-            if r.card is None or _squareness(r.corners) >= self.config.square_quad:
+            if _quad_key(r.corners) in early:
+                named.append(r.corners)  # read already (its codes are in early)
+            elif r.card is None or _squareness(r.corners) >= self.config.square_quad:
                 quads.append(r.corners)
             else:
                 named.append(r.corners)
         gray = getattr(self.recognizer, "frame_gray", None)
         with self.stages("qr"):
-            codes = self.qr.read(image, quads=quads, skip=named, gray=gray)
+            codes = self.qr.read(image, quads=quads, skip=named, gray=gray,
+                                 known=[c for found in early.values() for c in found])
         cards = []
         for r in readings:
             corners = tuple((float(x), float(y)) for x, y in r.corners)
@@ -208,3 +227,13 @@ class FrameReader:
             ):
                 return True
         return False
+
+
+def _corner_list(quad: Any) -> list[list[float]]:
+    return [[float(x), float(y)] for x, y in np.asarray(quad, np.float64).reshape(-1, 2)]
+
+
+def _quad_key(corners: Any) -> tuple[tuple[float, float], ...]:
+    """The same four corners in any order (a card's reading turns its quad) as one key."""
+    return tuple(sorted((round(float(x), 2), round(float(y), 2))
+                        for x, y in np.asarray(corners, np.float64).reshape(-1, 2)))

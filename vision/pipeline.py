@@ -916,6 +916,10 @@ class Recognizer:
         # the last frame read, in grey (for the QR reader of vision.identify, which would
         # otherwise convert the same frame again)
         self.frame_gray: np.ndarray | None = None
+        # asked, when set, of a card whose corners show no index at all before it is read
+        # again restored: whether the card (its corners in the frame) holds one of our
+        # printed codes -- then it is no playing card, and not worth the second look
+        self.holds_code: Callable[[np.ndarray], bool] | None = None
         self._centre_rect = _canonical_rect(self.config.centre_size)
 
     # -- detection
@@ -1216,6 +1220,9 @@ class Recognizer:
                     # (a card named clearly enough but set aside -- one index corner whose
                     # opposite shows none, a card too small -- is not for a sharper look)
                     if reading.card is None and reading.confidence < cfg.min_confidence:
+                        if (not reading.alternatives and self.holds_code is not None
+                                and self.holds_code(warps[i].q)):
+                            continue
                         ks = [k for k in range(4) if k % 2 in warps[i].ways]
                         got = [warped.get((i, k)) for k in ks]
                         ready = [warps[i].patch(k) if g is None else g

@@ -430,6 +430,7 @@ class QrReader:
         quads: Iterable[Sequence[Sequence[float]]] = (),
         skip: Iterable[Sequence[Sequence[float]]] = (),
         gray: NDArray[Any] | None = None,
+        known: Iterable[CodeReading] = (),
     ) -> list[CodeReading]:
         """All codes in a frame: inside detected cards first, then anywhere else.
 
@@ -438,9 +439,10 @@ class QrReader:
         quads known to hold no code (playing cards the recognizer named).  With
         ``frame_pass="finder"`` zbar looks only where QR finder patterns show: inside the
         cards and quads, and in the rest of the frame outside them all.  ``gray``: the frame in
-        grey, when the caller has it (the recognizer does).
+        grey, when the caller has it (the recognizer does).  ``known``: codes read already
+        (inside quads of ``skip``), counted among those found.
         """
-        found: list[CodeReading] = []
+        found: list[CodeReading] = self._merge([], known)
         if image.size == 0:
             return found
         gated = self.config.frame_pass == "finder"

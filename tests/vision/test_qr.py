@@ -200,3 +200,43 @@ def test_zbar_is_not_run_on_a_frame_without_codes(monkeypatch: pytest.MonkeyPatc
     calls.clear()
     always = QrReader(QrConfig(frame_pass="always"))
     assert always.read(frame.image) == [] and calls  # the old whole-frame pass
+
+
+def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card whose corners show no index is read again sharpened (a blurred playing
+    card) -- unless it holds one of our codes: the recognizer asks the QR reader first,
+    and the QR stage does not decode that card a second time."""
+    import vision.pipeline as pipeline
+    import vision.qr as qr_module
+    from vision.identify import FrameReader
+
+    frame = render_frame(["QS", "2D"], ["budge:gate"], seed=11)
+    retried: list[object] = []
+    real_retry = pipeline.Recognizer._retry
+
+    def counting_retry(self: pipeline.Recognizer, *args: object, **kw: object) -> object:
+        retried.append(args[3])
+        return real_retry(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline.Recognizer, "_retry", counting_retry)
+    decoded: list[str] = []
+    real_decode = qr_module._decode_gray
+
+    def counting_decode(pyzbar: object, gray: np.ndarray) -> list:
+        found = real_decode(pyzbar, gray)
+        decoded.extend(r.data for r in found)
+        return found
+
+    monkeypatch.setattr(qr_module, "_decode_gray", counting_decode)
+    reader = FrameReader()
+    result = reader.read(frame.image)
+    assert [c.data for c in result.codes] == ["budge:gate"]
+    assert sorted(c.card.code for c in result.cards if c.card) == ["2D", "QS"]
+    assert decoded == ["budge:gate"]  # once
+    assert retried == []
+    # without the question the printed card is read again (what the question saves)
+    reader.recognizer.holds_code = None
+    decoded.clear()
+    result = reader.read(frame.image)
+    assert [c.data for c in result.codes] == ["budge:gate"]
+    assert len(retried) == 1
