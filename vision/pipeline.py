@@ -214,6 +214,9 @@ class RecognizerConfig:
     # read as an 8; a 6 and a 9 are each other turned round; a blurred 4 or 3 read as a J,
     # a 4 as an A: the pips in the middle rule out a court card and an ace)
     centre_ranks: tuple[str, ...] = ("6", "8", "9", "Q", "J", "K", "A")
+    # of those, the ranks a card lying apart is named by from one index corner where its
+    # middle counts the rank's pips (the opposite corner is read otherwise)
+    counted_ranks: tuple[str, ...] = ("6", "8", "9", "A")
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
     centre_suit_below: float = 0.2  # ... when the corners' suit margin is below this
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
@@ -1179,9 +1182,10 @@ class Recognizer:
             # what decide() made of a card's first corner, kept for when that corner
             # alone is its reading (the same reads give the same reading)
             memo: dict[tuple[int, ...], CardReading] = {}
+            middles: dict[tuple[int, ...], Centre] = {}
             again = [
                 (i, k + 2) for i, k in jobs
-                if single[i] and not self._clear(warps[i], reads[i], memo)
+                if single[i] and not self._clear(warps[i], reads[i], memo, pyr, middles)
             ]
         if again:
             with stages("rectify"):
@@ -1199,7 +1203,7 @@ class Recognizer:
         for w, rd, t in zip(warps, reads, tried, strict=True):
             mine = [rd[k] for k in range(4) if k % 2 in w.ways]
             interps = self._interpret(w.q, w.sides, w.ways, mine, tried=t)
-            staged.append(self._stage(pyr, interps, False, memo))
+            staged.append(self._stage(pyr, interps, False, memo, middles=middles))
         with stages("pip check"):
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
@@ -1438,9 +1442,13 @@ class Recognizer:
         w: _CornerWarp,
         reads: list[CornerRead | None],
         memo: dict[tuple[int, ...], CardReading] | None = None,
+        pyr: _Pyramid | None = None,
+        middles: dict[tuple[int, ...], Centre] | None = None,
     ) -> bool:
         """Whether the first index corner read names the card surely enough that the
-        opposite corner need not be read."""
+        opposite corner need not be read.  With ``pyr`` and ``middles``, a rank the corners
+        confuse but the middle counts (``counted_ranks``) is clear where the middle counts
+        it; the middle looked at is kept in ``middles``, by the reads' ids."""
         if len(w.ways) == 1:
             first = reads[w.ways[0]]
             best_reads = [first] if first is not None else []
@@ -1451,11 +1459,32 @@ class Recognizer:
         if not best_reads:
             return False
         reading = self.decide(best_reads, (), alternatives=memo is not None)
+        key = tuple(map(id, best_reads))
         if memo is not None:
-            memo[tuple(map(id, best_reads))] = reading
-        if reading.card is None or reading.card.rank in self.config.centre_ranks:
-            return False  # ranks the corners confuse: both corners must agree
-        return reading.confidence >= self.config.second_corner_below
+            memo[key] = reading
+        cfg = self.config
+        if reading.card is None or reading.confidence < cfg.second_corner_below:
+            return False
+        rank = reading.card.rank
+        if rank not in cfg.centre_ranks:
+            return True
+        if pyr is None or middles is None or rank not in cfg.counted_ranks:
+            return False  # ranks the corners confuse: both corners must agree ...
+        # ... or the middle count the rank's pips (it would be looked at all the same)
+        best = self._interpret(w.q, w.sides, w.ways, [reads[k] for k in range(4)
+                                                      if k % 2 in w.ways])[0]
+        with self.stages("pip check"):
+            middle = self.centre(pyr, best.corners, self._want_suit(best.reads), False,
+                                 indices=[r.box for r in best.reads])
+        middles[key] = middle
+        return middle.kind == "pips" and middle.expected() == {rank}
+
+    def _want_suit(self, reads: list[CornerRead]) -> bool:
+        """Whether the pips' shapes are to be read too: the corners' suit is not clear."""
+        suit = _mean_scores([r.suit_scores for r in reads])
+        # the two best (float32 scalars, so that their difference is float32's too)
+        s1, s2 = (suit.dtype.type(x) for x in sorted(suit.tolist())[-2:][::-1])
+        return float(s1 - s2) < self.config.centre_suit_below
 
     def _finish(self, pyr: _Pyramid, interps: list[_Interpretation]) -> CardReading:
         return self._decide_staged(*self._stage(pyr, interps, True))
@@ -1467,9 +1496,12 @@ class Recognizer:
         score: bool,
         memo: dict[tuple[int, ...], CardReading] | None = None,
         restore: Callable[[np.ndarray], np.ndarray] | None = None,
+        middles: dict[tuple[int, ...], Centre] | None = None,
     ) -> tuple[_Interpretation, CardReading, Centre | None]:
         """The corners' reading of the best way up, and the centre if it is to be looked
-        at (its pips' shapes scored now, or later in a batch)."""
+        at (its pips' shapes scored now, or later in a batch); ``memo`` and ``middles``:
+        readings and middles (pips' shapes not scored) made already from the same reads
+        (by :meth:`_clear`)."""
         best = interps[0]
         corners = tuple((float(x), float(y)) for x, y in best.corners)
         if not best.reads:
@@ -1486,14 +1518,13 @@ class Recognizer:
             reading.confidence < cfg.centre_below
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks)
         ):
-            suit = _mean_scores([r.suit_scores for r in best.reads])
-            # the two best (float32 scalars, so that their difference is float32's too)
-            s1, s2 = (suit.dtype.type(x) for x in sorted(suit.tolist())[-2:][::-1])
-            # the pips' shapes are read too only when the corners' suit is not clear
-            want_suit = float(s1 - s2) < self.config.centre_suit_below
-            with self.stages("pip check"):
-                centre = self.centre(pyr, best.corners, want_suit, score, restore,
-                                     [r.box for r in best.reads])
+            centre = middles.get(tuple(map(id, best.reads))) if middles else None
+            if centre is None:
+                with self.stages("pip check"):
+                    centre = self.centre(pyr, best.corners, self._want_suit(best.reads),
+                                         score, restore, [r.box for r in best.reads])
+            elif score:
+                score_centres([centre], self.reader, cfg)
         return best, reading, centre
 
     def _decide_staged(

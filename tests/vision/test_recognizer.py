@@ -158,6 +158,34 @@ def test_pip_check_still_catches_the_queens_read_as_eights(rec: Recognizer) -> N
         assert said_gated is None or said_gated == card, (card.code, said_gated)
 
 
+def test_a_card_apart_whose_middle_counts_it_is_named_from_one_corner(
+    rec: Recognizer, crops, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 6, 8, 9 or ace lying apart: the corners confuse those ranks, so the opposite
+    index corner was always read too; where the middle (looked at all the same) counts
+    the rank's pips, one corner is enough -- and the card is named just the same."""
+    import frames
+
+    from vision import pipeline
+
+    counted = [(crop, code) for crop, code in crops if code[0] in "689"]
+    assert len(counted) >= 10
+    frame, codes = frames.table_frame(counted, 10, seed=3)
+    before = sorted(r.card.code for r in Recognizer(
+        RecognizerConfig(counted_ranks=())).read(frame) if r.card is not None)
+    patches: list[int] = []
+    real = pipeline._CornerWarp.patch
+
+    def counting(self: pipeline._CornerWarp, k: int, width: int | None = None) -> np.ndarray:
+        patches.append(k)
+        return real(self, k, width)
+
+    monkeypatch.setattr(pipeline._CornerWarp, "patch", counting)
+    said = sorted(r.card.code for r in rec.read(frame) if r.card is not None)
+    assert said == before and len(said) >= 8 and set(said) <= set(codes), (said, before)
+    assert len(patches) <= len(codes) + 2, patches  # was two corners each
+
+
 def test_one_corner_is_read_only_for_a_card_lying_apart(rec: Recognizer, crops) -> None:
     """In a fanned hand a quad may span two cards (one card's index at each corner): such
     quads are not regions of their own, so both corners are read and must agree."""
