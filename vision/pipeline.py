@@ -217,6 +217,8 @@ class RecognizerConfig:
     # of those, the ranks a card lying apart is named by from one index corner where its
     # middle counts the rank's pips (the opposite corner is read otherwise)
     counted_ranks: tuple[str, ...] = ("6", "8", "9", "A")
+    # where a card's index sits: this share of its width and height from its top-left corner
+    index_at: tuple[float, float] = (0.1, 0.13)
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
     centre_suit_below: float = 0.2  # ... when the corners' suit margin is below this
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
@@ -501,6 +503,50 @@ def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
         r for r in readings
         if r.card is not None or r.alternatives or abs(_area(r.corners)) < 1.6 * med
     ]
+
+
+def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
+    """``readings``, but no card where what was read lies on another card found whole.  A
+    whole card's quad that holds another whole card named is the outline of several (a
+    row of cards and the top one on it).  A covered card's index (at ``index_at`` of its
+    width and height from its top-left corner) inside a card found whole, of about its
+    size, is that card's own print (the top card of a fan lies on them all): a reading of
+    it that names another card than the whole card's reading -- sure of it, if not named
+    for other reasons -- leads with is no reading (a top 4S's own index read, from a
+    corner, as an AS)."""
+    whole = [(i, np.array(r.corners, np.float32).reshape(-1, 1, 2), r) for i, r in
+             enumerate(readings) if not r.partial and len(r.corners) == 4]
+    if not whole:
+        return readings
+    out = list(readings)
+    fx, fy = cfg.index_at
+    for i, r in enumerate(readings):
+        if r.card is None or len(r.corners) != 4:
+            continue
+        q = np.array(r.corners, np.float32)
+        area = abs(quad_area(q))
+        if r.partial:
+            at = q[0] + fx * (q[1] - q[0]) + fy * (q[3] - q[0])
+            under = any(
+                (w_r.card.code if w_r.card else w_r.alternatives[0][0]) != r.card.code
+                and abs(quad_area(w.reshape(4, 2))) <= 1.2 * area
+                and cv2.pointPolygonTest(w, (float(at[0]), float(at[1])), False) > 0
+                for _, w, w_r in whole
+                if w_r.card is not None
+                or (w_r.alternatives and w_r.confidence >= cfg.min_confidence)
+            )
+        else:
+            size = float(np.sqrt(area))
+            contour = q.reshape(-1, 1, 2)
+            under = any(
+                j != i and w_r.card is not None
+                and all(cv2.pointPolygonTest(contour, (float(x), float(y)), True)
+                        > -0.02 * size for x, y in w.reshape(-1, 2).tolist())
+                for j, w, w_r in whole
+            )
+        if under:
+            out[i] = CardReading(None, r.corners, r.confidence, r.alternatives, r.partial)
+    return out
 
 
 def _area(corners: tuple[tuple[float, float], ...]) -> float:
@@ -980,6 +1026,7 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
+            readings = _under_none(readings, self.config)
             named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
             if paper >= self.config.whole_frame_paper or (
@@ -1049,7 +1096,8 @@ class Recognizer:
                     and r.card.code not in seen
                 ):
                     seen.add(r.card.code)
-                    out.append(r)
+                    out.append(CardReading(r.card, r.corners, r.confidence, r.alternatives,
+                                           True))
         return out
 
     def read_crop(self, crop: np.ndarray) -> CardReading:

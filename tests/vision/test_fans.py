@@ -80,11 +80,13 @@ def test_a_covered_card_is_marked_partial_with_a_card_shaped_quad(crops) -> None
         off = np.hypot(*(q - t).T)
         assert off[0] < 0.05 * h_true  # the corner itself is found on the card's edges
         # the far corners are extrapolated along the card's edges as found near the index
-        # (the size comes from the whole cards found, or the glyphs: less sure)
+        # (the size comes from the whole cards found, or the glyphs: less sure); within
+        # 2.3 degrees for the fan stage's quads, 8.4 for the overlap stage's (a corner of
+        # the blob's outline, its edges simplified: also covered cards, marked partial)
         for a, b in ((1, 0), (3, 0)):
             u, v = q[a] - q[b], t[a] - t[b]
             cos = float(u @ v) / float(np.linalg.norm(u) * np.linalg.norm(v))
-            assert cos > np.cos(np.radians(8))
+            assert cos > np.cos(np.radians(10))
         card = CardResult(r.card, r.corners, r.confidence, r.alternatives, r.partial)
         assert card.to_json()["partial"] is True
     whole = CardResult(None, ((0, 0), (1, 0), (1, 1), (0, 1)), 0.0)
@@ -166,8 +168,9 @@ def test_covered_cards_under_a_card_read_at_its_outline_corner_are_read(crops) -
     hand = _hand(crops, "fan", 100, 11, 0.26, 0.0)
     readings = rec.read(hand.frame)
     said = {r.card.code for r in readings if r.card is not None}
-    outline = [r for r in readings if r.card is not None and not r.partial
-               and r.card.code != hand.codes[-1]]
+    # (without the fan stage, every covered card read is the overlap stage's)
+    outline = [r for r in Recognizer(RecognizerConfig(read_fans=False)).read(hand.frame)
+               if r.card is not None and r.partial]
     assert outline  # the bottom card, read from its corner on the outline
     assert said <= set(hand.codes)
     assert said & set(hand.hidden) - {r.card.code for r in outline}  # and one under it
@@ -260,3 +263,16 @@ def test_a_covered_big_ten_is_not_read_as_another_rank() -> None:
         said = [r.card.code for r in rec.read(shown.frame) if r.card is not None]
         wrong += [(seed, c) for c in said if c not in shown.codes]
     assert wrong == []
+
+
+def test_the_top_cards_own_index_is_not_read_as_a_covered_card(crops) -> None:
+    """A fan whose top card (a 4S) is found whole but not named (its outline runs into
+    the cards under it): a covered-corner quad laid on the top card's own index read it as
+    an AS.  A covered card's index that lies inside a card found whole, of about its size,
+    is that card's print; a reading of it naming another card than the whole card's reading
+    leads with is dropped (found in 800 drawn hands; the 4S is still read, from its other
+    index corner)."""
+    hand = _hand(crops, "fan", 426, 10, 0.26, 0.0)
+    said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+    assert "AS" not in said and "4S" in said, said
+    assert all(c in hand.codes for c in said), (said, hand.codes)
