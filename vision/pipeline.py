@@ -1307,9 +1307,15 @@ class Recognizer:
         reading = self._decide_staged(*staged)
         if reading.card is None:
             return first
-        # the middle must bear it out, its pips counted or a picture for a court card: the
-        # outline of a row of cards, each covering most of the one before, has a card's
-        # proportions the other way up, and one end shows the top card's index
+        # each index corner must name the rank itself, and the middle bear it out (its pips
+        # counted, or a picture for a court card): the outline of a row of cards, each
+        # covering most of the one before, has a card's proportions the other way up, and
+        # its ends show the index of the top card and of the bottom one (a 7S and an AS
+        # that both had a J second, which a picture would have settled)
+        rank = RANK_CLASSES.index(reading.card.rank)
+        n = len(RANK_CLASSES)
+        if any(_argmax(r.rank_list, n) != rank for r in staged[0].reads):
+            return first
         middle = self._middle(pyr, staged)
         return reading if reading.card.rank in middle.expected() else first
 
