@@ -1907,7 +1907,8 @@ def _runs_to_rim(
 
 def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
     """Whether a rank glyph read as a 10 is shaped like one: at most two runs of inked
-    columns, the first one narrow (the "1"); one run is a "10" whose digits touch.  Two
+    columns, the first one narrow (the "1") and the second wider; one run is a "10" whose
+    digits touch.  Two
     indices side by side (an 8 beside the 7 of the card over it) are read as a 10 too.
     The "1" is measured across its middle rows, where only its stem is: a serif font's
     "1" stands on a foot as wide as a digit."""
@@ -1931,7 +1932,10 @@ def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
     left = first.argmax(axis=1)[inked]
     right = first.shape[1] - first[:, ::-1].argmax(axis=1)[inked]
     width = float(np.median(right - left))
-    return bool(width <= cfg.ten_one_width * h)
+    # and the "0" after it is wider than the "1"'s stem (an A beside a thin stroke -- the
+    # edge of a card over it -- is no 10)
+    zero = int(cols[-1] - cols[breaks[0] + 1] + 1)
+    return bool(width <= cfg.ten_one_width * h and zero > width)
 
 
 _SPADE = SUIT_CLASSES.index("S")

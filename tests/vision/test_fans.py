@@ -287,3 +287,27 @@ def test_a_rows_outline_read_the_other_way_up_is_no_card(crops) -> None:
     hand = _hand(crops, "row", 737, 0.0, 0.23, 5.0)
     said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
     assert "JS" not in said and all(c in hand.codes for c in said), (said, hand.codes)
+
+
+def test_an_ace_beside_a_covering_cards_edge_is_no_ten(crops) -> None:
+    """In a row, an AD's index with the edge of the 3H over it, a thin stroke just right of
+    the A, was read as a 10 (the A's middle rows as narrow as a "1"): a 10's "0" is wider
+    than its "1"'s stem (found in 800 drawn hands)."""
+    hand = _hand(crops, "row", 625, 0.0, 0.23, 2.5)
+    said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+    assert "TD" not in said and all(c in hand.codes for c in said), (said, hand.codes)
+    from vision.pipeline import _ten_shaped
+
+    ten = np.zeros((40, 30), np.uint8)
+    ten[:, 2:6] = 1
+    ten[5:35, 10:28] = 1
+    ten[12:28, 15:23] = 0
+    ace_and_edge = np.zeros((40, 30), np.uint8)
+    for row in range(40):  # an A's legs, from its apex to a base 20 px wide
+        half = row // 4
+        ace_and_edge[row, max(0, 12 - half) : max(0, 12 - half) + 3] = 1
+        ace_and_edge[row, 10 + half : 13 + half] = 1
+    ace_and_edge[:, 27:29] = 1
+    cfg = RecognizerConfig()
+    assert _ten_shaped(ten, cfg)
+    assert not _ten_shaped(ace_and_edge, cfg)
