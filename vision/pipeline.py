@@ -506,14 +506,15 @@ def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
 
 
 def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
-    """``readings``, but no card where what was read lies on another card found whole.  A
-    whole card's quad that holds another whole card named is the outline of several (a
+    """``readings``, but no card where what was read lies on another card found whole.
+
+    A whole card's quad that holds another whole card named is the outline of several (a
     row of cards and the top one on it).  A covered card's index (at ``index_at`` of its
-    width and height from its top-left corner) inside a card found whole, of about its
-    size, is that card's own print (the top card of a fan lies on them all): a reading of
-    it that names another card than the whole card's reading -- sure of it, if not named
-    for other reasons -- leads with is no reading (a top 4S's own index read, from a
-    corner, as an AS)."""
+    width and height from its top-left corner) that lies inside a card found whole, of
+    about its size, is that card's own print: the top card of a fan lies on them all.  So
+    a covered card is dropped where it is not the card that the whole card's reading leads
+    with (named, or sure of it but set aside for other reasons): a top 4S's own index
+    was read from a covered-corner quad as an AS."""
     whole = [(i, np.array(r.corners, np.float32).reshape(-1, 1, 2), r) for i, r in
              enumerate(readings) if not r.partial and len(r.corners) == 4]
     if not whole:
@@ -1908,10 +1909,9 @@ def _runs_to_rim(
 def _ten_shaped(mask: np.ndarray | None, cfg: RecognizerConfig) -> bool:
     """Whether a rank glyph read as a 10 is shaped like one: at most two runs of inked
     columns, the first one narrow (the "1") and the second wider; one run is a "10" whose
-    digits touch.  Two
-    indices side by side (an 8 beside the 7 of the card over it) are read as a 10 too.
-    The "1" is measured across its middle rows, where only its stem is: a serif font's
-    "1" stands on a foot as wide as a digit."""
+    digits touch.  Two indices side by side (an 8 beside the 7 of the card over it) are
+    read as a 10 too.  The "1" is measured across its middle rows, where only its stem
+    is: a serif font's "1" stands on a foot as wide as a digit."""
     if mask is None or mask.size == 0:
         return True
     cols = np.flatnonzero(mask.any(axis=0))
@@ -2230,10 +2230,11 @@ def analyse_centre(
     indices: Sequence[tuple[float, float, float, float]] = (),
 ) -> Centre:
     """Count the pips of a card crop (upright, ``cfg.centre_size``), or see a picture.
-    ``indices``: boxes (x0, y0, x1, y1, crop pixels) around index glyphs read in the top
-    left corner, or the bottom right one: the index is printed the same in both, turned, so
-    both are cleared (a pip printed close to an index may touch it, and the two be taken
-    for one index)."""
+    ``indices``: boxes (x0, y0, x1, y1, crop pixels) around the index glyphs read in the
+    top left corner, or the bottom right one (the index is printed the same in both,
+    turned).  Ink in an index zone larger than that index is then no index: a pip printed
+    near the edge, or beside the index and run into it -- what of it lies off the index
+    boxes is counted."""
     H, W = crop.shape[:2]
     v = _ink_channel(crop)
     paper = _percentile(v, 90)
