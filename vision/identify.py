@@ -174,7 +174,8 @@ class FrameReader:
         gray = getattr(self.recognizer, "frame_gray", None)
         if gray is None:
             return False
-        codes = self.qr.read_quad(gray, _corner_list(quad), gated=True)
+        codes = self.qr.read_quad(gray, np.asarray(quad, np.float64).reshape(4, 2).tolist(),
+                                  gated=True)
         self._early[_quad_key(quad)] = codes
         return bool(codes)
 
@@ -227,10 +228,6 @@ class FrameReader:
             ):
                 return True
         return False
-
-
-def _corner_list(quad: Any) -> list[list[float]]:
-    return [[float(x), float(y)] for x, y in np.asarray(quad, np.float64).reshape(-1, 2)]
 
 
 def _quad_key(corners: Any) -> tuple[tuple[float, float], ...]:

@@ -1504,12 +1504,13 @@ class Recognizer:
         opposite corner need not be read.  With ``pyr`` and ``middles``, a rank the corners
         confuse but the middle counts (``counted_ranks``) is clear where the middle counts
         it; the middle looked at is kept in ``middles``, by the reads' ids."""
+        mine = [reads[k] for k in range(4) if k % 2 in w.ways]
+        interps = None
         if len(w.ways) == 1:
             first = reads[w.ways[0]]
             best_reads = [first] if first is not None else []
         else:
-            interps = self._interpret(w.q, w.sides, w.ways, [reads[k] for k in range(4)
-                                                              if k % 2 in w.ways])
+            interps = self._interpret(w.q, w.sides, w.ways, mine)
             best_reads = interps[0].reads
         if not best_reads:
             return False
@@ -1526,8 +1527,7 @@ class Recognizer:
         if pyr is None or middles is None or rank not in cfg.counted_ranks:
             return False  # ranks the corners confuse: both corners must agree ...
         # ... or the middle count the rank's pips (it would be looked at all the same)
-        best = self._interpret(w.q, w.sides, w.ways, [reads[k] for k in range(4)
-                                                      if k % 2 in w.ways])[0]
+        best = (interps or self._interpret(w.q, w.sides, w.ways, mine))[0]
         with self.stages("pip check"):
             middle = self.centre(pyr, best.corners, self._want_suit(best.reads), False,
                                  indices=[r.box for r in best.reads])
