@@ -2297,7 +2297,9 @@ def analyse_centre(
                 continue  # a corner index (it may touch the crop's rim: printed near the edge)
             # larger than the index read: a pip printed near the edge, where there is no
             # index, or beside the index and run into it -- then what lies off the index
-            pieces = _off_boxes(labels, i, (x, y, w, h), boxes, len(rows) + len(sizable))
+            # (a piece split off so is not split again: its box may still cross the index's)
+            pieces = _off_boxes(labels, i, (x, y, w, h), boxes, len(rows) + len(sizable)
+                                ) if i < n else None
             if pieces is not None:
                 sizable += [p for p in pieces if p[1][3] >= least or p[1][2] >= least]
                 continue

@@ -158,6 +158,30 @@ def test_pip_check_still_catches_the_queens_read_as_eights(rec: Recognizer) -> N
         assert said_gated is None or said_gated == card, (card.code, said_gated)
 
 
+def test_ink_split_off_the_index_is_split_once(rec: Recognizer, monkeypatch) -> None:
+    """Ink round the index box, larger than the index: what lies off the box is counted,
+    once -- a piece whose own box still crosses the index's is not split again (it was,
+    relabelled each time until the 16-bit labels ran out: a heavily smeared frame took
+    a second to read)."""
+    from vision import pipeline
+
+    crop = np.full((175, 125, 3), 230, np.uint8)
+    crop[3:51, 3:41] = 20  # a thick frame of ink round the index ...
+    crop[7:41, 6:19] = 230
+    crop[12:30, 9:15] = 20  # ... and the index glyph inside it
+    calls: list[int] = []
+    real = pipeline._off_boxes
+
+    def counting(*args, **kw):
+        calls.append(args[1])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(pipeline, "_off_boxes", counting)
+    centre = pipeline.analyse_centre(crop, rec.config, rec.reader, True, [(5, 6, 19, 41)])
+    assert centre.kind == "unknown"  # the frame is no pip
+    assert len(calls) == 1, calls
+
+
 def test_a_card_apart_whose_middle_counts_it_is_named_from_one_corner(
     rec: Recognizer, crops, monkeypatch: pytest.MonkeyPatch
 ) -> None:
