@@ -207,6 +207,14 @@ class RecognizerConfig:
     index_slack: float = 1.3
     pip_height: tuple[float, float] = (0.05, 0.22)
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
+    # in a colour picture, a court's picture shows colours besides red (yellow, blue: at
+    # least 0.12 of its box on the decks photographed), the blob of a small or blurred
+    # card's pips run together only its ink's: a share of such colour below this is no
+    # picture
+    picture_colour: float = 0.03
+    # a court named where the middle shows such colourless ink ("plain": a small or
+    # blurred 9 of clubs whose pips run together) needs at least this confidence
+    plain_court_confidence: float = 0.9
     centre_rank_bonus: float = 0.04
     centre_suit_weight: float = 0.5
     centre_below: float = 0.8  # the centre is looked at when the corners are less sure ...
@@ -1721,6 +1729,12 @@ class Recognizer:
             sign = 1.0 if so[0] == _CLUB else -1.0
             if any(sign * r.club_over_spade < cfg.club_spade_margin for r in reads):
                 conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
+        if (centre is not None and centre.kind == "plain" and RANK_CLASSES[ro[0]] in "JQK"
+                and conf < cfg.plain_court_confidence):
+            # a court whose middle shows ink the size of a picture but not one (pips run
+            # together: a blurred 9 whose index looks like a Q's), unless the corners are
+            # sure
+            conf = min(conf, 0.49) * 0.5
         if piece > r1 - cfg.piece_margin:
             conf = min(conf, 0.49) * 0.5  # looks as much like a piece of a glyph (a lone 0)
         if (
@@ -1946,7 +1960,14 @@ def _paper_light(v: np.ndarray, uneven: float = 1.3) -> np.ndarray | None:
     lightest level near it, smoothed), when it varies across the card by more than the
     factor ``uneven``; None when the light is even."""
     h, w = v.shape[:2]
-    small = cv2.resize(v, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
+    if h >= 16 and w >= 16:
+        # a quarter the size, from whole blocks of 4 x 4 pixels (OpenCV's fast path, a
+        # quarter of the cost): the 3 rows and columns at most left over do not change a
+        # light that varies smoothly across the card
+        small = cv2.resize(v[: h - h % 4, : w - w % 4], (w // 4, h // 4),
+                           interpolation=cv2.INTER_AREA)
+    else:
+        small = cv2.resize(v, (max(4, w // 4), max(4, h // 4)), interpolation=cv2.INTER_AREA)
     bg = cv2.dilate(small, _SQUARE9)
     bg = cv2.blur(bg, (5, 5))
     lo, hi, _, _ = cv2.minMaxLoc(bg)
@@ -2167,7 +2188,9 @@ _NOT_CLUB = tuple(i for i, s in enumerate(SUIT_CLASSES) if s != "C")
 class Centre:
     """What the middle of a card shows."""
 
-    kind: str  # "pips", "picture" or "unknown"
+    # "pips", "picture", "plain" (a blob of ink the size of a picture, but without a
+    # court's colours, or with pips beside it: pips run together) or "unknown"
+    kind: str
     count: int = 0
     suit_scores: np.ndarray | None = None
     pip_masks: list[np.ndarray] = field(default_factory=list, repr=False)
@@ -2258,11 +2281,16 @@ def analyse_centre(
     # on arrays that small is most of the cost
     rows = stats.tolist()
     dens = cfg.picture_density
-    if any(w > 0.6 * W and h > 0.6 * H and a > dens * w * h and a < 0.85 * w * h
-           for _x, _y, w, h, a in rows[1:]):
+    colour = reader.colour
+    spans = [(x, y, x + w, y + h) for x, y, w, h, a in rows[1:]
+             if w > 0.6 * W and h > 0.6 * H and a > dens * w * h and a < 0.85 * w * h]
+    if spans:
         # a picture spanning most of the card (before its frame is cut away as lines: it
-        # may be joined to the card's edge by that frame, or by the edge's shadow)
-        return Centre("picture")
+        # may be joined to the card's edge by that frame, or by the edge's shadow) -- in
+        # colour, only where it shows a court's colours
+        if not colour or any(_coloured(crop, b, paper, cfg) for b in spans):
+            return Centre("picture")
+        return Centre("plain")
     L = max(9, int(0.3 * H))
     if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
@@ -2282,7 +2310,8 @@ def analyse_centre(
     largest = (max(b[2] - b[0] for b in boxes) * cfg.index_slack,
                max(b[3] - b[1] for b in boxes) * cfg.index_slack) if boxes else (W, H)
     pips = []
-    big = other = 0
+    big: list[tuple[int, int, int, int]] = []  # boxes of ink the size of a picture
+    other = 0
     least = 0.04 * H
     sizable = [(i, r) for i, r in enumerate(rows) if i and (r[3] >= least or r[2] >= least)]
     for i, (x, y, w, h, a) in sizable:
@@ -2316,7 +2345,7 @@ def analyse_centre(
                 and 0.2 * W < cx < 0.8 * W
                 and 0.2 * H < cy < 0.8 * H
             ):
-                big += 1
+                big.append((x, y, x + w, y + h))
             else:
                 other += 1
             continue
@@ -2330,7 +2359,16 @@ def analyse_centre(
         elif a > 0.01 * H * H:
             other += 1
     if big:
-        return Centre("picture")
+        # a picture -- or the middle pips of a small or blurred card run into one blob (a
+        # 9 of clubs): in colour, that blob shows none of a court's colours; in grey, pips
+        # lie beside it, its outer ones still apart
+        if colour:
+            return Centre("picture" if any(_coloured(crop, b, paper, cfg) for b in big)
+                          else "plain")
+        beside = sum(1 for p in pips
+                     if not any(x0 <= p[1] + p[3] / 2 <= x1 and y0 <= p[2] + p[4] / 2 <= y1
+                                for x0, y0, x1, y1 in big))
+        return Centre("picture" if beside < 2 else "plain")
     if not pips or other:
         return Centre("unknown")
     # the median pip area (whole pixel counts: as np.median gives it)
@@ -2355,6 +2393,18 @@ def analyse_centre(
         if len(pip_masks) == 1 and reader.colour:
             red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
     return Centre("pips", len(same), None, pip_masks, red, spread)
+
+
+def _coloured(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
+              cfg: RecognizerConfig) -> bool:
+    """Whether the box (x0, y0, x1, y1) of a colour card crop shows colours besides red
+    (``picture_colour``): saturated, not dark (against the ``paper``'s level), of a hue
+    other than red's."""
+    x0, y0, x1, y1 = box
+    hsv = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+    hue, sat, val = cv2.split(hsv)
+    vivid = (sat > 70) & (val > 0.3 * paper) & (hue > 12) & (hue < 165)
+    return bool(vivid.size) and float(np.count_nonzero(vivid)) >= cfg.picture_colour * vivid.size
 
 
 def _off_boxes(

