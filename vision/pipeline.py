@@ -331,6 +331,9 @@ class RecognizerConfig:
     # their shapes are read, of the suit; an ace's one pip (a smeared K or Q in both
     # corners reads as an A, and a picture allows an A)
     smear_ratio: float = 0.018
+    # ... and a court card from this much on: its middle must show a picture (a 9 of clubs
+    # moved a few px, its pips run together, reads as a Q when its outline is barely soft)
+    court_smear_ratio: float = 0.013
     # ... and its pips bear it out only where none is more than this much larger than
     # another (by area)
     smear_pip_spread: float = 1.6
@@ -1359,10 +1362,12 @@ class Recognizer:
         out = list(readings)
         for i, corners, height, width in zip(looked, quads, heights,
                                              edge_blurs(gray, quads, heights), strict=True):
-            if width is None or width < self.config.smear_ratio * height:
-                continue
-            smeared[i] = True
             card = readings[i].card
+            court = card is not None and card.rank in "JQK"
+            limit = self.config.court_smear_ratio if court else self.config.smear_ratio
+            if width is None or width < limit * height:
+                continue
+            smeared[i] = width >= self.config.smear_ratio * height
             if card is None or self._bears_out(pyr, card, corners, centres[i]):
                 continue
             r = readings[i]
@@ -1600,7 +1605,11 @@ class Recognizer:
             # A, a 3 as a 5, once in fifty such cards)
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if best.lone and reading.card is not None and (
-            reading.confidence < self.config.lone_corner_min_confidence
+            (reading.confidence < self.config.lone_corner_min_confidence
+             # (unless the middle counts the rank's pips, in a sharp picture of the card:
+             # it stands for the other corner)
+             and not (centre is not None and centre.counts(reading.card.rank)
+                      and self._sharp(best.corners)))
             or (centre is not None and centre.kind == "picture"
                 and best.reads[0].box[1] > self.config.lone_index_top * self.config.crop_size[1])
         ):
@@ -1610,6 +1619,18 @@ class Recognizer:
             # it, read in the top card's picture: a stroke of its frame taken for a J)
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         return reading
+
+    def _sharp(self, corners: np.ndarray) -> bool:
+        """Whether the card's outline in the frame read is not smeared: its edges narrower
+        than ``smear_ratio`` of its height, or too faint to measure, as :meth:`_unsmeared`
+        takes them (see :func:`edge_blurs`; a blurred 7 of clubs, its pips counted right,
+        reads as a 7 of spades)."""
+        gray = self.frame_gray
+        if gray is None:
+            return False
+        height = _card_height(corners)
+        width = edge_blur(gray, np.asarray(corners, np.float32), height)
+        return width is None or width < self.config.smear_ratio * height
 
     # -- the middle of the card: pips or a picture
     def centre(
