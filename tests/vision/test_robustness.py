@@ -18,27 +18,28 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from vision_robustness import CHANGES, labelled, score  # noqa: E402
 
-# (folder, change, floor): measured 64, 62, 64, 64, 64, 63, 64 of 64 and 83, 83, 76, 84,
-# 84, 84, 84 of 85 (before cards not named were read again from restored patches, a
+# (folder, change, floor): measured 64, 64, 64, 64, 64, 63, 64 of 64 and 83, 84, 79, 84,
+# 84, 84, 85 of 85 (a card read from one index corner named where its middle counts it:
+# before, 64, 62, 64, 64, 64, 63, 64 and 83, 83, 77, 83, 84, 84, 84; before cards not named were read again from restored patches, a
 # blurred index spilling over the corner zone was no longer counted as a pip, small cards'
 # rounded corners no longer cost their quads and faint edges were looked for in a noisy
 # picture smoothed: 62, 61, 59, 59, 61, 63, 64 and 82, 82, 75, 80, 84, 84, 84; phone
 # pictures shrunk to 400 px hold cards under 64 px tall, which are no longer named)
 CASES = [
     ("webcam-grey", "jpeg q30", 63),
-    ("webcam-grey", "dim x0.45", 61),
+    ("webcam-grey", "dim x0.45", 63),
     ("webcam-grey", "blur 2px", 63),
     ("webcam-grey", "noise 12", 63),
     ("webcam-grey", "400 px", 62),
     ("webcam-grey", "slant 0.2", 62),
     ("webcam-grey", "light falloff", 63),
     ("phone-scenes", "turned 30", 82),
-    ("phone-scenes", "light falloff", 82),
-    ("phone-scenes", "400 px", 74),
+    ("phone-scenes", "light falloff", 83),
+    ("phone-scenes", "400 px", 77),
     ("phone-scenes", "blur 2px", 83),
     ("phone-scenes", "noise 12", 84),
     ("phone-scenes", "jpeg q30", 84),
-    ("phone-scenes", "dim x0.45", 84),
+    ("phone-scenes", "dim x0.45", 85),
 ]
 
 
