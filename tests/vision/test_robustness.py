@@ -19,9 +19,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from vision_robustness import CHANGES, labelled, score  # noqa: E402
 
 # (folder, change, floor): measured 64, 64, 64, 64, 64, 63, 64 of 64 and 83, 84, 79, 84,
-# 84, 84, 85 of 85 (a card read from one index corner named where its middle counts it:
-# before, 64, 62, 64, 64, 64, 63, 64 and 83, 83, 77, 83, 84, 84, 84; before cards not named were read again from restored patches, a
-# blurred index spilling over the corner zone was no longer counted as a pip, small cards'
+# 84, 84, 85 of 85 (before a card read from one index corner was named where its middle
+# counts it: 64, 62, 64, 64, 64, 63, 64 and 83, 83, 77, 83, 84, 84, 84; before cards not
+# named were read again from restored patches, a blurred index spilling over the corner
+# zone was no longer counted as a pip, small cards'
 # rounded corners no longer cost their quads and faint edges were looked for in a noisy
 # picture smoothed: 62, 61, 59, 59, 61, 63, 64 and 82, 82, 75, 80, 84, 84, 84; phone
 # pictures shrunk to 400 px hold cards under 64 px tall, which are no longer named)
