@@ -93,6 +93,11 @@ class RecognizerConfig:
     # it runs off the window's right edge, that corner is warped again this wide (of the
     # crop's width), and what it shows counts only as a ten whose "0" is that glyph
     index_window_wide: float = 0.40
+    # where no glyphs are cut at the ink threshold and the ink is red, and covers less than
+    # faint_ink_share of the patch, a card's corner is cut again at a threshold halfway to
+    # the paper (faint pink strokes)
+    faint_ink: bool = True
+    faint_ink_share: float = 0.2
     # a rank glyph's height as a fraction of the card height
     rank_height: tuple[float, float] = (0.035, 0.20)
     # the rank glyph must start within this fraction of the crop from the corner (x, y)
@@ -472,6 +477,9 @@ class CornerRead:
     box: tuple[int, int, int, int] = (0, 0, 0, 0)  # around rank and suit, in the patch
     # the suit glyph's own club-minus-spade similarity, before the shape (waist) evidence
     club_over_spade: float = 0.0
+    # the glyphs were cut at the lighter threshold for faint red ink (``faint_ink``): a
+    # card read from such corners only is named where its middle bears the rank out
+    faint: bool = False
 
     @cached_property
     def quality(self) -> float:
@@ -641,17 +649,18 @@ class IndexReader:
         return self._glyphs(patch)[0]
 
     def _glyphs(
-        self, patch: np.ndarray, narrow: int | None = None
-    ) -> tuple[list[_Glyphs], bool]:
-        """The cut-outs of :meth:`glyphs`, and whether a glyph level with a rank glyph, just
+        self, patch: np.ndarray, narrow: int | None = None, faint: bool = False
+    ) -> tuple[list[_Glyphs], bool, bool]:
+        """The cut-outs of :meth:`glyphs`; whether a glyph level with a rank glyph, just
         right of it, runs off the patch's right edge (the "0" of a ten wider than the
-        window).  ``narrow``: the patch is a wider one of a corner whose patch was this wide
-        (see :meth:`_cut`)."""
+        window); and whether they were cut at the lighter threshold for faint red ink
+        (only with ``faint``, and ``faint_ink``).  ``narrow``: the patch is a wider one of
+        a corner whose patch was this wide (see :meth:`_cut`)."""
         cfg = self.cfg
         v = _ink_channel(patch)
         paper = _percentile(v, cfg.paper_percentile)
         if paper < 60:
-            return [], False
+            return [], False, False
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = _below(v, thr)
         ink = mask.copy()
@@ -669,7 +678,25 @@ class IndexReader:
             if thr - core > 2 * cfg.ink_min_contrast:
                 dark = (core + thr) / 2
                 out = self._cut(patch, v, dark, _below(v, dark), None, narrow)
-        return out, bool(runs_off)
+        if (not out and faint and cfg.faint_ink and self.colour
+                and cv2.countNonZero(ink) < cfg.faint_ink_share * ink.size
+                and self._red_ink(patch, v, thr)):
+            # ... or, red ink on a corner that is mostly paper, take it up to halfway to
+            # the paper: the thin strokes of a small, soft red index are pink, lighter than
+            # the threshold, while its suit, solid, is not (a small 2 of hearts showed its
+            # heart and no 2).  (Not black ink: grey strokes so taken, of a card out of
+            # focus, gave clubs read as spades; nor a red card back's lattice)
+            light = (thr + paper) / 2
+            out = self._cut(patch, v, light, _below(v, light), None, narrow)
+            return out, bool(runs_off), bool(out)
+        return out, bool(runs_off), False
+
+    def _red_ink(self, patch: np.ndarray, v: np.ndarray, thr: float) -> bool:
+        """Whether the ink of a corner patch (darker than ``thr`` in its ink channel
+        ``v``) is red."""
+        ink = _below(v, thr)
+        red = _redness(patch, ink, _paper_colour(patch, v, thr))
+        return red is not None and red > self.cfg.red_threshold
 
     def _cut(
         self,
@@ -830,6 +857,7 @@ class IndexReader:
         target: tuple[int, int] | None = None,
         wider: Callable[[int], np.ndarray] | None = None,
         whole_rank: bool = False,
+        faint: bool = False,
     ) -> list[CornerRead | None]:
         """For each patch, the best glyph cut-out; with ``target`` (rank, suit class
         indices, when teaching) the one that looks most like that card.  All glyphs of all
@@ -839,19 +867,26 @@ class IndexReader:
         the window: the "1" and the "0" both).  ``whole_rank``: a patch where such a glyph
         runs off the edge gives only what the wider patch reads (a covered corner, whose
         middle cannot bear its reading out: the "1" of a big "10" beside part of its "0"
-        read as a 6)."""
+        read as a 6).  ``faint``: a patch showing no glyphs at the ink threshold is cut
+        again at a lighter one where its ink is red (``faint_ink``): only for the index
+        corners of a whole card, whose middle can bear a reading from such cut-outs out
+        (:meth:`Recognizer._decide_staged`)."""
         cfg = self.cfg
         cands = []
         wide: list[bool] = []
+        faints: list[bool] = []  # cut at the lighter threshold (faint red ink)
         for pi, patch in enumerate(patches):
-            found, runs_off = self._glyphs(patch)
+            found, runs_off, cut_faint = self._glyphs(patch, faint=faint)
             for g in ([] if runs_off and whole_rank else found[: cfg.max_hypotheses]):
                 cands.append((pi, g))
                 wide.append(False)
+                faints.append(cut_faint)
             if runs_off and wider is not None:
-                for g in self._glyphs(wider(pi), patch.shape[1])[0][: cfg.max_hypotheses]:
+                more, _, cut_faint = self._glyphs(wider(pi), patch.shape[1], faint)
+                for g in more[: cfg.max_hypotheses]:
                     cands.append((pi, g))
                     wide.append(True)
+                    faints.append(cut_faint)
         out: list[CornerRead | None] = [None] * len(patches)
         if not cands:
             return out
@@ -870,7 +905,7 @@ class IndexReader:
             glyph_cs = float(ss[k, _CLUB] - ss[k, _SPADE])
             adjust_suit_scores(ss[k], smask, red, cfg)
             cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
-                            glyph_cs)
+                            glyph_cs, faints[k])
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
             if out[pi] is None or q > best_q[pi]:
                 out[pi], best_q[pi] = cr, q
@@ -1199,7 +1234,8 @@ class Recognizer:
         corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
         ks = [k for k in range(4) if k % 2 in corner.ways]
         patches = [corner.patch(k) for k in ks]
-        reads = self.reader.read_patches(patches, wider=self._wider([(corner, k) for k in ks]))
+        reads = self.reader.read_patches(patches, wider=self._wider([(corner, k) for k in ks]),
+                                         faint=True)
         reading = self._finish(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads))
         if (reading.card is None and retry and self.config.retry_restore
                 and reading.confidence < self.config.min_confidence):
@@ -1235,7 +1271,7 @@ class Recognizer:
 
         with stages("read corners"):
             wide = self._wider([(warps[i], k) for i, k in jobs])
-            for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wide),
+            for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wide, faint=True),
                                  strict=True):
                 reads[i][k] = keep(i, k, r)
         with stages("decide"):
@@ -1253,7 +1289,8 @@ class Recognizer:
             warped.update(zip(again, patches, strict=True))
             with stages("read corners"):
                 wide = self._wider([(warps[i], k) for i, k in again])
-                for (i, k), r in zip(again, self.reader.read_patches(patches, wider=wide),
+                for (i, k), r in zip(again, self.reader.read_patches(patches, wider=wide,
+                                                                     faint=True),
                                      strict=True):
                     reads[i][k] = keep(i, k, r)
         tried: list[set[int]] = [set() for _ in quads]
@@ -1532,7 +1569,8 @@ class Recognizer:
         if memo is not None:
             memo[key] = reading
         cfg = self.config
-        if reading.card is None or reading.confidence < cfg.second_corner_below:
+        if (reading.card is None or reading.confidence < cfg.second_corner_below
+                or any(r.faint for r in best_reads)):
             return False
         rank = reading.card.rank
         if rank not in cfg.centre_ranks:
@@ -1585,6 +1623,7 @@ class Recognizer:
         if cfg.use_centre and (
             reading.confidence < cfg.centre_below
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks)
+            or any(r.faint for r in best.reads)
         ):
             centre = middles.get(tuple(map(id, best.reads))) if middles else None
             if centre is None:
@@ -1600,6 +1639,12 @@ class Recognizer:
     ) -> CardReading:
         if centre is not None:
             reading = self.decide(best.reads, reading.corners, centre)
+        if reading.card is not None and all(r.faint for r in best.reads) and not (
+            centre is not None and reading.card.rank in centre.expected()
+        ):
+            # glyphs cut from faint ink only (a soft red index): named only where the
+            # middle bears the rank out (a moved 2 of hearts, its faint "2" read as a 7)
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if reading.card is not None and _card_height(best.corners) < self.config.min_card_height:
             # so small that its index is a few px high: a blur, not a glyph (a K read as an
             # A, a 3 as a 5, once in fifty such cards)

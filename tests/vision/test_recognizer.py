@@ -282,3 +282,48 @@ def test_pips_run_together_are_no_picture(rec: Recognizer) -> None:
              for name in courts for width, blur in SHRUNK]
     assert "plain" not in kinds, kinds
     assert kinds.count("picture") >= 44, kinds  # measured 49 of 60 (48 before)
+
+
+def test_a_soft_red_index_is_cut_at_a_lighter_threshold(rec: Recognizer, crops) -> None:
+    """The phone deck's 7 of hearts in 12-card frames: its index's thin strokes, soft, come
+    out pink -- lighter than the ink threshold, while the solid heart under them is not --
+    and no rank glyph was cut in either corner.  Where nothing is cut and the ink is red,
+    the corner is cut again at a threshold halfway to the paper."""
+    import frames
+
+    for seed in (1, 12, 14):
+        frame, codes = frames.table_frame(crops, 12, seed=seed)
+        assert "7H" in codes
+        said = [r.card.code for r in rec.read(frame) if r.card is not None]
+        assert "7H" in said and set(said) <= set(codes), (seed, said)
+    strict = Recognizer(RecognizerConfig(faint_ink=False))
+    frame, _ = frames.table_frame(crops, 12, seed=1)
+    assert "7H" not in [r.card.code for r in strict.read(frame) if r.card is not None]
+
+
+def test_a_card_read_from_faint_ink_only_needs_its_middle(rec: Recognizer) -> None:
+    """Index corners whose glyphs were cut at the lighter threshold for faint red ink (a 2
+    of hearts moved 7 px: its faint "2" read as a 7 at confidence 0.85) name a card only
+    where the middle bears the rank out; the same reads not so cut name it."""
+    from vision import pipeline
+
+    def read(faint: bool) -> pipeline.CornerRead:
+        ranks = np.full(len(pipeline.RANK_MODEL_CLASSES), 0.55, np.float32)
+        ranks[pipeline.RANK_CLASSES.index("7")] = 0.83
+        ranks[pipeline.RANK_CLASSES.index("2")] = 0.74
+        suits = np.full(len(pipeline.SUIT_CLASSES), 0.6, np.float32)
+        suits[pipeline.SUIT_CLASSES.index("H")] = 0.9
+        return pipeline.CornerRead(ranks, suits, 0.5, faint=faint)
+
+    corners = np.array([[0, 0], [250, 0], [250, 350], [0, 350]], np.float32)
+    reading = rec.decide([read(False)], ((0.0, 0.0),) * 4)
+    assert reading.card == Card.from_code("7H")
+    for centre, faint, named in [
+        (None, False, "7H"), (None, True, None),
+        (pipeline.Centre("unknown"), True, None),
+        (pipeline.Centre("pips", 2), True, None),  # (vetoed, faint or not)
+        (pipeline.Centre("pips", 7), True, "7H"),
+    ]:
+        best = pipeline._Interpretation(corners, [read(faint)], 0.0)
+        got = rec._decide_staged(best, reading, centre).card
+        assert got == (Card.from_code(named) if named else None), (centre, faint, got)
