@@ -680,7 +680,7 @@ class IndexReader:
                 out = self._cut(patch, v, dark, _below(v, dark), None, narrow)
         if (not out and faint and cfg.faint_ink and self.colour
                 and cv2.countNonZero(ink) < cfg.faint_ink_share * ink.size
-                and self._red_ink(patch, v, thr)):
+                and self._red_ink(patch, ink, v, thr)):
             # ... or, red ink on a corner that is mostly paper, take it up to halfway to
             # the paper: the thin strokes of a small, soft red index are pink, lighter than
             # the threshold, while its suit, solid, is not (a small 2 of hearts showed its
@@ -691,10 +691,9 @@ class IndexReader:
             return out, bool(runs_off), bool(out)
         return out, bool(runs_off), False
 
-    def _red_ink(self, patch: np.ndarray, v: np.ndarray, thr: float) -> bool:
-        """Whether the ink of a corner patch (darker than ``thr`` in its ink channel
-        ``v``) is red."""
-        ink = _below(v, thr)
+    def _red_ink(self, patch: np.ndarray, ink: np.ndarray, v: np.ndarray, thr: float) -> bool:
+        """Whether the ``ink`` of a corner patch (its pixels darker than ``thr`` in its ink
+        channel ``v``) is red."""
         red = _redness(patch, ink, _paper_colour(patch, v, thr))
         return red is not None and red > self.cfg.red_threshold
 
