@@ -265,10 +265,10 @@ SHRUNK = [(120, 0.02), (100, 0.015), (90, 0.02), (70, 0.015), (60, 0.01)]
 def test_pips_run_together_are_no_picture(rec: Recognizer) -> None:
     """A small 9 of clubs out of focus: its middle pips run into one blob the size of a
     picture, and with its blurred "9" read as a Q the picture made it a sure QC (three
-    times in 560 blurred frames; in 240 cards of frames shrunk to 0.75 three times, once
-    the cards' outlines were found a few tenths of a pixel differently).  A court's picture
-    has colours besides the ink's (yellow, blue); the blob of black pips has none, and is
-    "plain" -- while the courts, shrunk and blurred the same, still show a picture."""
+    times in the 280 blurred frames in colour; in 240 cards of frames shrunk to 0.75 three
+    times, once the outlines were found a few tenths of a pixel differently).  A court's
+    picture has colours besides the ink's (yellow, blue); the blob of black pips has none,
+    and is "plain" -- while the courts, shrunk and blurred the same, still show a picture."""
     from vision.pipeline import analyse_centre
 
     rec.reader.colour = True
