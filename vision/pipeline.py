@@ -2463,12 +2463,13 @@ def analyse_centre(
 def _coloured(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
               cfg: RecognizerConfig) -> bool:
     """Whether the box (x0, y0, x1, y1) of a colour card crop shows colours besides red
-    (``picture_colour``): saturated, not dark (against the ``paper``'s level), of a hue
-    other than red's."""
+    (``picture_colour``): more saturated than card paper is (``max_card_saturation``), not
+    dark (against the ``paper``'s level), of a hue other than red's."""
     x0, y0, x1, y1 = box
     hsv = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
-    vivid = (sat > 70) & (val > 0.3 * paper) & (hue > 12) & (hue < 165)
+    vivid = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue > 12)
+             & (hue < 165))
     return bool(vivid.size) and float(np.count_nonzero(vivid)) >= cfg.picture_colour * vivid.size
 
 
