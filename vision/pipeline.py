@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -227,6 +228,10 @@ class RecognizerConfig:
     # read as an 8; a 6 and a 9 are each other turned round; a blurred 4 or 3 read as a J,
     # a 4 as an A: the pips in the middle rule out a court card and an ace)
     centre_ranks: tuple[str, ...] = ("6", "8", "9", "Q", "J", "K", "A")
+    # ... unless both index corners were read and name it at least this surely (on the
+    # photos and frames checked, the middle changed no card read so from two corners
+    # above 0.64: a looped Q read as an 8 from both corners stays below 0.65)
+    centre_sure: float = 0.8
     # of those, the ranks a card lying apart is named by from one index corner where its
     # middle counts the rank's pips (the opposite corner is read otherwise)
     counted_ranks: tuple[str, ...] = ("6", "8", "9", "A")
@@ -1621,7 +1626,8 @@ class Recognizer:
         cfg = self.config
         if cfg.use_centre and (
             reading.confidence < cfg.centre_below
-            or (reading.card is not None and reading.card.rank in cfg.centre_ranks)
+            or (reading.card is not None and reading.card.rank in cfg.centre_ranks
+                and (len(best.reads) < 2 or reading.confidence < cfg.centre_sure))
             or any(r.faint for r in best.reads)
         ):
             centre = middles.get(tuple(map(id, best.reads))) if middles else None
@@ -1781,14 +1787,16 @@ class Recognizer:
             conf = min(conf, 0.49) * 0.5
         alts: tuple[tuple[str, float], ...] = ()
         if alternatives:
-            # the pair sums in float32, as the scores are
-            sums = np.add.outer(rank[ro[:3]], suit[so[:3]]).tolist()
-            combos = []
-            for a, ri in enumerate(ro[:3]):
-                for b, si in enumerate(so[:3]):
-                    combos.append((sums[a][b] / 2, RANK_CLASSES[ri] + SUIT_CLASSES[si]))
-            combos.sort(reverse=True)
-            alts = tuple((c, round(max(0.0, sc), 4)) for sc, c in combos[: cfg.max_alternatives])
+            # the pair sums in float32, as the scores are: two float32 values add exactly
+            # as doubles, and an array of C floats rounds each sum as float32 addition does
+            # (a few list operations: numpy costs more on nine numbers)
+            r3, s3 = ro[:3], so[:3]
+            sums = array("f", [rl[ri] + sl[si] for ri in r3 for si in s3]).tolist()
+            combos = sorted(zip([x / 2 for x in sums],
+                                [_NAMES[ri][si] for ri in r3 for si in s3], strict=True),
+                            reverse=True)
+            alts = tuple([(c, round(sc, 4) if sc > 0.0 else 0.0)
+                          for sc, c in combos[: cfg.max_alternatives]])
         card = None
         if {so[0], so[1]} == {_CLUB, _SPADE}:
             sign = 1.0 if so[0] == _CLUB else -1.0
@@ -1812,6 +1820,11 @@ class Recognizer:
             card = _CARDS[ro[0]][so[0]]
         return CardReading(card, corners, float(round(conf, 4)), alts)
 
+
+# the code of each (rank class, suit class) pair ("QH"), made once
+_NAMES: tuple[tuple[str, ...], ...] = tuple(
+    tuple(r + s for s in SUIT_CLASSES) for r in RANK_CLASSES
+)
 
 # the card of each (rank class, suit class) pair, made once: cards are immutable values
 _CARDS: tuple[tuple[Card, ...], ...] = tuple(
