@@ -545,6 +545,10 @@ def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[Card
         return readings
     out = list(readings)
     fx, fy = cfg.index_at
+    # each whole card's corners (the float32 values, as plain floats) and their box
+    points = {j: w.reshape(-1, 2).tolist() for j, w, _ in whole}
+    boxes = {j: (min(x for x, _ in p), min(y for _, y in p), max(x for x, _ in p),
+                 max(y for _, y in p)) for j, p in points.items()}
     for i, r in enumerate(readings):
         if r.card is None or len(r.corners) != 4:
             continue
@@ -563,11 +567,18 @@ def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[Card
         else:
             size = float(np.sqrt(area))
             contour = q.reshape(-1, 1, 2)
+            # (a corner farther than the reach outside the quad's box is farther than that
+            # from the quad: most pairs of cards are ruled out so, without OpenCV's test)
+            reach = 0.02 * size
+            x0, y0, x1, y1 = boxes[i]
+            x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
             under = any(
                 j != i and w_r.card is not None
-                and all(cv2.pointPolygonTest(contour, (float(x), float(y)), True)
-                        > -0.02 * size for x, y in w.reshape(-1, 2).tolist())
-                for j, w, w_r in whole
+                and x0 <= boxes[j][0] and y0 <= boxes[j][1]
+                and boxes[j][2] <= x1 and boxes[j][3] <= y1
+                and all(cv2.pointPolygonTest(contour, (x, y), True) > -reach
+                        for x, y in points[j])
+                for j, _w, w_r in whole
             )
         if under:
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives, r.partial)

@@ -480,12 +480,18 @@ class QrReader:
         cfg = self.config
         small = gray if halved else cv2.pyrDown(gray)
         blank = []
+        inset = cfg.finder_blank_inset
         for p in outside:
-            q = np.asarray(p, np.float32).reshape(-1, 2) * 0.5
-            c = q.mean(axis=0)
-            size = float(np.ptp(q, axis=0).min())
-            if size > 8 * cfg.finder_blank_inset:
-                blank.append(c + (q - c) * (1.0 - 2 * cfg.finder_blank_inset / size))
+            # (plain floats: numpy's reductions cost more than they save on four points,
+            # a dozen times a frame)
+            q = (np.asarray(p, np.float32).reshape(-1, 2) * 0.5).tolist()
+            xs, ys = [x for x, _ in q], [y for _, y in q]
+            size = min(max(xs) - min(xs), max(ys) - min(ys))
+            if size > 8 * inset:
+                cx, cy = sum(xs) / len(q), sum(ys) / len(q)
+                k = 1.0 - 2 * inset / size
+                blank.append(np.array([(cx + (x - cx) * k, cy + (y - cy) * k) for x, y in q],
+                                      np.float32))
         pats = finder_patterns(small, cfg.finder_block, cfg.finder_offset, cfg.finder_min_side,
                                blank)
         pts: list[tuple[float, float, float]] = []
