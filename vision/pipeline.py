@@ -1324,11 +1324,22 @@ class Recognizer:
         if cfg.smear_ratio < 1.0:
             with stages("pip check"):
                 out, smeared = self._unsmeared(pyr, out, [c for _, _, c in staged])
+        # whether a card whose corners show no index holds one of our codes, asked once
+        coded: dict[int, bool] = {}
+
+        def holds_code(i: int) -> bool:
+            if i not in coded:
+                coded[i] = self.holds_code is not None and self.holds_code(warps[i].q)
+            return coded[i]
+
         if cfg.other_way_up:
             with stages("retry"):
                 for i, reading in enumerate(out):
+                    # (one of our printed cards shows no index either way up: its code is
+                    # asked about first)
                     if (reading.card is None and len(warps[i].ways) == 1
-                            and not any(reads[i]) and not smeared[i]):
+                            and not any(reads[i]) and not smeared[i]
+                            and not (not reading.alternatives and holds_code(i))):
                         out[i] = self._other_way_up(pyr, warps[i], edge[i], reading)
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):
@@ -1336,8 +1347,7 @@ class Recognizer:
                     # (a card named clearly enough but set aside -- one index corner whose
                     # opposite shows none, a card too small -- is not for a sharper look)
                     if reading.card is None and reading.confidence < cfg.min_confidence:
-                        if (not reading.alternatives and self.holds_code is not None
-                                and self.holds_code(warps[i].q)):
+                        if not reading.alternatives and holds_code(i):
                             continue
                         ks = [k for k in range(4) if k % 2 in warps[i].ways]
                         got = [warped.get((i, k)) for k in ks]

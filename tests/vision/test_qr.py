@@ -203,9 +203,10 @@ def test_zbar_is_not_run_on_a_frame_without_codes(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A card whose corners show no index is read again sharpened (a blurred playing
-    card) -- unless it holds one of our codes: the recognizer asks the QR reader first,
-    and the QR stage does not decode that card a second time."""
+    """A card whose corners show no index is read again turned a quarter (a card seen
+    nearly square) and sharpened (a blurred playing card) -- unless it holds one of our
+    codes: the recognizer asks the QR reader first, and the QR stage does not decode
+    that card a second time."""
     import vision.pipeline as pipeline
     import vision.qr as qr_module
     from vision.identify import FrameReader
@@ -219,6 +220,14 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
         return real_retry(self, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline.Recognizer, "_retry", counting_retry)
+    turned: list[object] = []
+    real_turn = pipeline.Recognizer._other_way_up
+
+    def counting_turn(self: pipeline.Recognizer, *args: object, **kw: object) -> object:
+        turned.append(args[1])
+        return real_turn(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline.Recognizer, "_other_way_up", counting_turn)
     decoded: list[str] = []
     real_decode = qr_module._decode_gray
 
@@ -233,10 +242,11 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
     assert [c.data for c in result.codes] == ["budge:gate"]
     assert sorted(c.card.code for c in result.cards if c.card) == ["2D", "QS"]
     assert decoded == ["budge:gate"]  # once
-    assert retried == []
-    # without the question the printed card is read again (what the question saves)
+    assert retried == [] and turned == []  # nor read turned a quarter (no index either way)
+    # without the question the printed card is read again, turned and restored (what the
+    # question saves)
     reader.recognizer.holds_code = None
     decoded.clear()
     result = reader.read(frame.image)
     assert [c.data for c in result.codes] == ["budge:gate"]
-    assert len(retried) == 1
+    assert len(retried) == 1 and len(turned) == 1
