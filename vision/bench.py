@@ -23,7 +23,7 @@ import statistics
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -269,6 +269,34 @@ def teach_profile(teach_dir: Path, save_to: Path, log: Any) -> tuple[Path, froze
     return target, frozenset(used)
 
 
+def labelled_folders(paths: Sequence[Path], note: Callable[[str], None]) -> list[Path]:
+    """The folders to score: each path that holds a labels.csv, and for one that does
+    not, its subfolders that do (``vision.bench ../shared/data`` scores them all).  A
+    path that is a file (a README beside the folders, caught by a shell's ``*``) is
+    skipped with a note; a folder with no labels.csv in it or in any subfolder is an
+    error (:class:`LabelError`), as is being given only files."""
+    from vision.labels import LabelError
+
+    out: list[Path] = []
+    for p in paths:
+        if p.is_file():
+            note(f"vision.bench: skipping {p}: a file, not a folder of photos")
+            continue
+        if (p / "labels.csv").is_file():
+            out.append(p)
+            continue
+        subs = (sorted(d for d in p.iterdir() if (d / "labels.csv").is_file())
+                if p.is_dir() else [])
+        if not p.exists():
+            raise LabelError(f"{p}: no such folder")
+        if not subs:
+            raise LabelError(f"{p}: no labels.csv in this folder (nor in a folder inside it)")
+        out += subs
+    if paths and not out:
+        raise LabelError("no folder with a labels.csv to score")
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark for parsed arguments (see :func:`vision.commands.add_bench_arguments`)."""
     import cv2
@@ -284,11 +312,11 @@ def run(args: argparse.Namespace) -> int:
     def note(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    folders = [Path(f) for f in args.folders]
-    for f in folders:
-        if not (f / "labels.csv").exists():
-            print(f"vision.bench: {f}: no labels.csv in this folder", file=sys.stderr)
-            return 2
+    try:
+        folders = labelled_folders([Path(f) for f in args.folders], note)
+    except LabelError as exc:
+        print(f"vision.bench: {exc}", file=sys.stderr)
+        return 2
     deck = args.deck
     exclude: frozenset[Path] = frozenset()
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as scratch:

@@ -122,3 +122,40 @@ def test_bench_refuses_a_folder_without_labels(repo_root: Path, tmp_path: Path) 
     )
     assert proc.returncode == 2
     assert "no labels.csv" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_bench_scores_the_labelled_folders_inside_a_folder_and_skips_files(
+    repo_root: Path, shared_dir: Path, tmp_path: Path
+) -> None:
+    """``vision.bench ../shared/data`` (or ``../shared/data/*``, which takes in the README
+    beside the folders) scores every labelled folder in it; a stray file is skipped with
+    a note, not a reason to score nothing."""
+    data = tmp_path / "data"
+    for name, seeds in (("one", (1, 2)), ("two", (3,))):
+        write_folder(data / name, [random_frame(s, 3, 0) for s in seeds])
+    (data / "README.md").write_text("photos\n")
+    (data / "empty").mkdir()
+    for args in ([str(data)], [str(p) for p in sorted(data.iterdir())]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "vision.bench", "--json", "--frames", "0", *args],
+            cwd=repo_root, capture_output=True, text=True, timeout=120,
+            env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        )
+        if args == [str(data)]:
+            assert proc.returncode == 0, proc.stderr
+            report = json.loads(proc.stdout)
+            assert [f["images"] for f in report["folders"]] == [2, 1]
+        else:  # README.md skipped with a note; the empty folder is an error: said so
+            assert proc.returncode == 2
+            assert "skipping" in proc.stderr and "README.md" in proc.stderr
+            assert "empty" in proc.stderr and "no labels.csv" in proc.stderr
+            assert "Traceback" not in proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "vision.bench", "--json", "--frames", "0",
+         str(data / "README.md"), str(data / "one"), str(data / "two")],
+        cwd=repo_root, capture_output=True, text=True, timeout=120,
+        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "skipping" in proc.stderr
+    assert [f["images"] for f in json.loads(proc.stdout)["folders"]] == [2, 1]
