@@ -136,13 +136,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", choices=sorted(CHANGES), help="changes to run")
     ap.add_argument("--deck", help="a deck profile to read with")
     args = ap.parse_args(argv)
-    folders = args.folders or [ROOT.parent / "shared" / "data" / n
-                               for n in ("webcam-grey", "phone-scenes")]
-    for f in folders:
-        if not (f / "labels.csv").is_file():
-            print(f"vision_robustness: {f}: no labels.csv there", file=sys.stderr)
-            return 2
+    from vision.bench import labelled_folders
     from vision.identify import load_recognizer
+    from vision.labels import LabelError
+
+    try:
+        # (a folder without a labels.csv stands for the labelled folders inside it)
+        folders = labelled_folders(args.folders, lambda line: print(line, file=sys.stderr))
+    except LabelError as exc:
+        print(f"vision_robustness: {exc}", file=sys.stderr)
+        return 2
+    folders = folders or [ROOT.parent / "shared" / "data" / n
+                          for n in ("webcam-grey", "phone-scenes")]
 
     cv2.setNumThreads(1)
     rec = load_recognizer(args.deck)
