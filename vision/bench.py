@@ -285,10 +285,9 @@ def labelled_folders(paths: Sequence[Path], note: Callable[[str], None]) -> list
         if (p / "labels.csv").is_file():
             out.append(p)
             continue
-        subs = (sorted(d for d in p.iterdir() if (d / "labels.csv").is_file())
-                if p.is_dir() else [])
-        if not p.exists():
+        if not p.is_dir():
             raise LabelError(f"{p}: no such folder")
+        subs = sorted(d for d in p.iterdir() if (d / "labels.csv").is_file())
         if not subs:
             raise LabelError(f"{p}: no labels.csv in this folder (nor in a folder inside it)")
         out += subs

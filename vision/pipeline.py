@@ -1339,7 +1339,7 @@ class Recognizer:
                     # asked about first)
                     if (reading.card is None and len(warps[i].ways) == 1
                             and not any(reads[i]) and not smeared[i]
-                            and not (not reading.alternatives and holds_code(i))):
+                            and (reading.alternatives or not holds_code(i))):
                         out[i] = self._other_way_up(pyr, warps[i], edge[i], reading)
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):

@@ -212,22 +212,21 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
     from vision.identify import FrameReader
 
     frame = render_frame(["QS", "2D"], ["budge:gate"], seed=11)
-    retried: list[object] = []
-    real_retry = pipeline.Recognizer._retry
 
-    def counting_retry(self: pipeline.Recognizer, *args: object, **kw: object) -> object:
-        retried.append(args[3])
-        return real_retry(self, *args, **kw)  # type: ignore[arg-type]
+    def counted(name: str) -> list[object]:
+        """Calls of the recognizer's method ``name``, counted (and made as before)."""
+        calls: list[object] = []
+        real = getattr(pipeline.Recognizer, name)
 
-    monkeypatch.setattr(pipeline.Recognizer, "_retry", counting_retry)
-    turned: list[object] = []
-    real_turn = pipeline.Recognizer._other_way_up
+        def counting(self: pipeline.Recognizer, *args: object, **kw: object) -> object:
+            calls.append(args)
+            return real(self, *args, **kw)
 
-    def counting_turn(self: pipeline.Recognizer, *args: object, **kw: object) -> object:
-        turned.append(args[1])
-        return real_turn(self, *args, **kw)  # type: ignore[arg-type]
+        monkeypatch.setattr(pipeline.Recognizer, name, counting)
+        return calls
 
-    monkeypatch.setattr(pipeline.Recognizer, "_other_way_up", counting_turn)
+    retried = counted("_retry")  # read again restored
+    turned = counted("_other_way_up")  # read again turned a quarter
     decoded: list[str] = []
     real_decode = qr_module._decode_gray
 
