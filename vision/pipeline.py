@@ -1425,11 +1425,9 @@ class Recognizer:
         for i, corners, height, width in zip(looked, quads, heights,
                                              edge_blurs(gray, quads, heights), strict=True):
             card = readings[i].card
-            court = card is not None and card.rank in "JQK"
-            limit = self.config.court_smear_ratio if court else self.config.smear_ratio
-            if width is None or width < limit * height:
+            if not self._smeared(width, height, card is not None and card.rank in "JQK"):
                 continue
-            smeared[i] = width >= self.config.smear_ratio * height
+            smeared[i] = self._smeared(width, height)
             if card is None or self._bears_out(pyr, card, corners, centres[i]):
                 continue
             r = readings[i]
@@ -1700,8 +1698,16 @@ class Recognizer:
         if gray is None:
             return False
         height = _card_height(corners)
-        width = edge_blur(gray, np.asarray(corners, np.float32), height)
-        return width is None or width < self.config.smear_ratio * height
+        return not self._smeared(edge_blur(gray, np.asarray(corners, np.float32), height),
+                                 height)
+
+    def _smeared(self, width: float | None, height: float, court: bool = False) -> bool:
+        """Whether an outline whose edges are ``width`` px wide (None: too faint to
+        measure, see :func:`edge_blurs`) smears a card ``height`` px tall: ``smear_ratio``
+        of it, or for a court card ``court_smear_ratio``."""
+        cfg = self.config
+        ratio = cfg.court_smear_ratio if court else cfg.smear_ratio
+        return width is not None and width >= ratio * height
 
     # -- the middle of the card: pips or a picture
     def centre(
