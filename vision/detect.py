@@ -776,11 +776,15 @@ def detect(
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
             ):
                 continue  # cut by the box looked in: not the region's whole outline
-            if name == "otsu-cut" and any(
+            if name != "otsu" and any(
                 x >= sx0 and y >= sy0 and x + w <= sx1 and y + h <= sy1
                 for sx0, sy0, sx1, sy1 in single
             ):
-                continue  # a piece of a card found whole (the cut mask is inside Otsu's)
+                # a card found whole, or a piece of it: the cut mask's regions lie inside
+                # Otsu's, and another mask's outline inside the box of one card traces
+                # that card again (on a light table those masks are made over the whole
+                # frame, and each would fit every card a second time)
+                continue
             r = _quad_from_contour(c, cfg, img_area, ragged=name in RAGGED)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle

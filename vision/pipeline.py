@@ -147,7 +147,8 @@ class RecognizerConfig:
     detect_skip_clear: bool = True
     detect_left_over: float = 0.25
     # the Otsu mask cut along edges is not searched inside plain Otsu regions that are one
-    # card each (of single_area of the median, with single_min_cards of them)
+    # card each (of single_area of the median, with single_min_cards of them), nor is any
+    # outline of the other masks inside such a region's box made a card
     detect_skip_single: bool = True
     # cards edge to edge (vision.neighbours): beside each found card that is no region of
     # its own, the same card across each side is proposed where its border is paper
