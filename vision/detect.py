@@ -664,6 +664,21 @@ def _drop_merged(cands: list[_Cand], shapes: _Shapes | None = None) -> list[_Can
     return out
 
 
+def _pick(cands: list[_Cand], shapes: _Shapes, max_overlap: float
+          ) -> list[tuple[np.ndarray, _Cand]]:
+    """The cards among the candidates (biggest first): each that overlaps none picked
+    before it by more than ``max_overlap``, its corners fitted to its sides; with the
+    candidate it is."""
+    picked: list[tuple[np.ndarray, _Cand]] = []
+    for cand in cands:
+        _, q, c = cand
+        if any(shapes.overlap(q, k) > max_overlap for k, _ in picked):
+            continue
+        # corners from straight lines fitted to the sides, once per kept card
+        picked.append((order_clockwise(refine_quad(c, q)), cand))
+    return picked
+
+
 def _single_regions(
     found: list[tuple[np.ndarray, np.ndarray]], cfg: RecognizerConfig
 ) -> list[tuple[int, int, int, int]]:
@@ -855,25 +870,27 @@ def detect(
     cands.sort(key=lambda t: -t[0])
     cands = _drop_copies(cands)
     cands = _drop_merged(cands, shapes)
-    kept: list[np.ndarray] = []
-    kept_alone: list[bool] = []
-    kept_last: list[bool] = []  # from a last-resort mask ("closed", "hull")
-    for _area, q, c in cands:
-        if any(shapes.overlap(q, k) > cfg.max_overlap for k in kept):
-            continue
-        # corners from straight lines fitted to the sides, once per kept card
-        kept.append(order_clockwise(refine_quad(c, q)))
-        kept_alone.append(id(c) in alone)
-        kept_last.append(id(c) in hulls)
-    # a kept quad much bigger than the typical card that contains several others is a
-    # table/sheet outline, not a card
-    if len(kept) >= 3:
-        areas = np.array([quad_area(q) for q in kept])
-        med = float(np.median(areas))
-        keep = (areas < 3.5 * med).tolist()
-        kept = [v for v, k in zip(kept, keep, strict=True) if k]
-        kept_alone = [v for v, k in zip(kept_alone, keep, strict=True) if k]
-        kept_last = [v for v, k in zip(kept_last, keep, strict=True) if k]
+    picked = _pick(cands, shapes, cfg.max_overlap)
+    # a kept quad much bigger than the typical card (with three or more kept) is a table's
+    # or a sheet's outline (around cards, or around a lighter part of the table), not a
+    # card; picked first, the biggest, it pushed out the cards it holds: they are picked
+    # again without it (once; a second such quad is only dropped)
+    for again in (True, False):
+        if len(picked) < 3:
+            break
+        areas = np.array([quad_area(q) for q, _ in picked])
+        big = (areas >= cfg.table_area * float(np.median(areas))).tolist()
+        if not any(big):
+            break
+        if again:
+            gone = {id(t) for (_, t), b in zip(picked, big, strict=True) if b}
+            cands = [t for t in cands if id(t) not in gone]
+            picked = _pick(cands, shapes, cfg.max_overlap)
+        else:
+            picked = [p for p, b in zip(picked, big, strict=True) if not b]
+    kept = [q for q, _ in picked]
+    kept_alone = [id(t[2]) in alone for _, t in picked]
+    kept_last = [id(t[2]) in hulls for _, t in picked]  # from a last-resort mask
     if guessed is None:
         # a last-resort quad counts only when it is read (a zone printed on a board has an
         # edge all round it too): a caller that does not read them does not get them

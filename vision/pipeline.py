@@ -150,6 +150,9 @@ class RecognizerConfig:
     # card each (of single_area of the median, with single_min_cards of them), nor is any
     # outline of the other masks inside such a region's box made a card
     detect_skip_single: bool = True
+    # a quad more than this x the median area of the quads kept (three or more) is the
+    # outline of a sheet or of a lighter part of the table, not a card
+    table_area: float = 3.5
     # cards edge to edge (vision.neighbours): beside each found card that is no region of
     # its own, the same card across each side is proposed where its border is paper
     # (neighbour_paper of the points neighbour_inset of a card's short side inside it are
