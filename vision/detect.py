@@ -349,7 +349,11 @@ def _below(img: np.ndarray, t: float, value: int = 255) -> NDArray[np.uint8]:
                       dtype=np.uint8)
 
 
-RAGGED = ("closed", "hull")  # masks whose card corners may be eaten away
+# masks whose card corners may be eaten away; and the last-resort masks, whose quads are
+# taken only where no other mask found a card (and reported only when read)
+RAGGED = ("closed", "hull", "pale")
+LAST_RESORT = ("closed", "hull", "pale")
+_DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 EDGE_MARGIN = 16  # px around a box whose edges are made for the box alone (at detection scale)
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
@@ -460,11 +464,19 @@ class _Masks:
         not_edges = self.not_edges if roi is None else self.not_edges_in(roi)
         masks = []
         faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
-        if "paper" in cfg.detect_masks:
+        if "paper" in cfg.detect_masks or "pale" in cfg.detect_masks:
+            # light and unsaturated: card paper
             hsv = cv2.cvtColor(self.small[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
-            pale = _below(cv2.extractChannel(hsv, 1), cfg.max_card_saturation)
-            paper = cv2.bitwise_and(_above(blur, max(otsu_t * 0.9, 60)), pale)
-            masks.append(("paper", cv2.bitwise_and(paper, not_edges)))
+            unsaturated = _below(cv2.extractChannel(hsv, 1), cfg.max_card_saturation)
+            paper = cv2.bitwise_and(_above(blur, max(otsu_t * 0.9, 60)), unsaturated)
+            if "paper" in cfg.detect_masks:
+                masks.append(("paper", cv2.bitwise_and(paper, not_edges)))
+            if "pale" in cfg.detect_masks:
+                # the same, not cut along edges but opened wider: on a busy table (a rug's
+                # colours and lattice) the edges of the pips and of the pattern cut a
+                # card's outline up, and specks of pale pattern join it; a disk of 5 px
+                # parts them again
+                masks.append(("pale", cv2.morphologyEx(paper, cv2.MORPH_OPEN, _DISK5)))
         if "faint" in cfg.detect_masks:
             # regions closed by faint edges (a white card on a light grey table)
             faint_edges = cv2.Canny(self.faint_source(blur), cfg.canny_faint[0],
@@ -733,7 +745,7 @@ def detect(
     region of its own in the plain Otsu mask (it touches no other card).  ``gray`` is the
     image in grey, if the caller has it already.  ``guessed``, when given, asks also for
     the quads of cards lying edge to edge with those found (:mod:`vision.neighbours`),
-    added after the others, and for those of the last-resort masks ("closed", "hull"), and
+    added after the others, and for those of the last-resort masks (``LAST_RESORT``), and
     is filled with one flag per quad: whether it is such a guess (to be reported only if
     it reads as a card).  Without it there are none of either."""
     h, w = image.shape[:2]
@@ -807,7 +819,7 @@ def detect(
                 cands.append((r[1], r[0], c))
                 if name == "otsu":
                     alone.add(id(c))
-                elif name in ("hull", "closed"):
+                elif name in LAST_RESORT:
                     hulls.add(id(c))
             elif name == "otsu" and cfg.read_overlaps:
                 # overlapping cards are one region of the plain Otsu mask
@@ -840,8 +852,9 @@ def detect(
             scan(name, mask, roi)
     if hulls:
         # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,
-        # the table's grain, the cards beside it), a closed mask ("closed") the card and
-        # the specks beside it: such a quad is taken only where no other mask found
+        # the table's grain, the cards beside it), a closed mask ("closed") or a widely
+        # opened one ("pale") the card and the specks beside it: such a quad is taken
+        # only where no other mask found
         # anything but, inside it, one frame printed on the card (smaller than hull_yield
         # and larger than hull_frame of it); and not when much smaller than the cards
         # found (a patch of texture)

@@ -133,11 +133,12 @@ class RecognizerConfig:
     # sensor noise of 12 levels per channel: edges everywhere)
     detect_noise: float = 6.0
     detect_noise_blur: float = 0.2
-    # masks searched besides Otsu cut along edges: "otsu", "paper", "faint", "closed"
-    # (Otsu's with its specks closed), "hull" (edge outlines filled), "otsu2"
-    detect_masks: tuple[str, ...] = ("otsu", "paper", "faint", "closed", "hull")
-    # a "hull" or "closed" quad is taken only where no other mask found a quad, or only one
-    # between hull_frame and hull_yield x its area (a frame printed on the card)
+    # masks searched besides Otsu cut along edges: "otsu", "paper" (light and unsaturated,
+    # cut along edges), "pale" (the same opened wider, not cut), "faint", "closed" (Otsu's
+    # with its specks closed), "hull" (edge outlines filled), "otsu2"
+    detect_masks: tuple[str, ...] = ("otsu", "paper", "pale", "faint", "closed", "hull")
+    # a "hull", "closed" or "pale" quad is taken only where no other mask found a quad, or
+    # only one between hull_frame and hull_yield x its area (a frame printed on the card)
     hull_yield: float = 0.35
     hull_frame: float = 0.12
     hull_side_ratio: float = 1.6  # ... and only when its opposite sides are this alike

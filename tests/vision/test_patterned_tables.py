@@ -26,10 +26,11 @@ def _frames(crops, kind: str, seeds: range):
         yield seed, *frames.table_frame(crops, 12, seed=seed, background=table)
 
 
-# (pattern, at least this many of 72 cards read); measured 70, 67 and 47.  On the rug, corners
-# of bright regions of card and rug were read as the indices of covered cards (a KD and a KC
-# that were not there): the patch round an index must be a card's unsaturated paper
-@pytest.mark.parametrize(("kind", "floor"), [("grain", 66), ("loop", 56), ("rug", 40)])
+# (pattern, at least this many of 72 cards read); measured 71, 68 and 61 (the rug 45 before
+# the "pale" mask: paper opened wide, not cut along the pattern's edges).  On the rug,
+# corners of bright regions of card and rug were read as the indices of covered cards (a KD
+# and a KC that were not there): the patch round an index must be a card's unsaturated paper
+@pytest.mark.parametrize(("kind", "floor"), [("grain", 66), ("loop", 56), ("rug", 55)])
 def test_cards_on_a_patterned_table(reader, crops, kind: str, floor: int) -> None:
     named = 0
     for seed, image, truth in _frames(crops, kind, range(6)):
