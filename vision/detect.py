@@ -771,6 +771,7 @@ def detect(
     alone: set[int] = set()  # contours (ids) of quads that are whole Otsu regions
     shapes = _Shapes()  # boxes and areas of the quads compared below
     hulls: set[int] = set()  # contours (ids) of quads from the last-resort masks
+    paled: set[int] = set()  # ... of those, from the "pale" mask
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -821,6 +822,8 @@ def detect(
                     alone.add(id(c))
                 elif name in LAST_RESORT:
                     hulls.add(id(c))
+                    if name == "pale":
+                        paled.add(id(c))
             elif name == "otsu" and cfg.read_overlaps:
                 # overlapping cards are one region of the plain Otsu mask
                 blobs.append(c)
@@ -854,17 +857,18 @@ def detect(
         # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,
         # the table's grain, the cards beside it), a closed mask ("closed") or a widely
         # opened one ("pale") the card and the specks beside it: such a quad is taken
-        # only where no other mask found
-        # anything but, inside it, one frame printed on the card (smaller than hull_yield
-        # and larger than hull_frame of it); and not when much smaller than the cards
-        # found (a patch of texture)
+        # only where no other mask found anything but, inside it, one frame printed on
+        # the card (smaller than hull_yield and larger than hull_frame of it); and not when
+        # much smaller than the cards found (a patch of texture).  The paper opened wide
+        # first: it is the card's own paper, where the other two hold its shadow and
+        # specks too (bigger, they would be picked before it)
         others = [t for t in cands if id(t[2]) not in hulls]
         least = cfg.hull_yield * max((t[0] for t in others), default=0.0)
 
-        def free(t: _Cand) -> bool:
+        def free(t: _Cand, among: list[_Cand]) -> bool:
             if t[0] < least:
                 return False
-            near = [o for o in others if shapes.overlap(o[1], t[1]) > 0.1]
+            near = [o for o in among if shapes.overlap(o[1], t[1]) > 0.1]
             if not near:
                 return True
             frame = max(near, key=lambda o: o[0])
@@ -877,7 +881,9 @@ def detect(
                 and _paper_round(masks.blur, t[1], frame[1])
             )
 
-        cands = others + [t for t in cands if id(t[2]) in hulls and free(t)]
+        pale = [t for t in cands if id(t[2]) in paled and free(t, others)]
+        cands = others + pale + [t for t in cands if id(t[2]) in hulls
+                                 and id(t[2]) not in paled and free(t, others + pale)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])
