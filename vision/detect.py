@@ -910,6 +910,17 @@ def detect(
     kept = [q for q, _ in picked]
     kept_alone = [id(t[2]) in alone for _, t in picked]
     kept_last = [id(t[2]) in hulls for _, t in picked]  # from a last-resort mask
+    if cfg.hull_snap > 0 and any(id(t[2]) in hulls and id(t[2]) not in paled
+                                 for _, t in picked):
+        from vision.neighbours import snap_sides
+
+        for i, (q, t) in enumerate(picked):
+            if id(t[2]) in hulls and id(t[2]) not in paled:
+                # an edge outline or a closed mask holds the card's rim and shadow too:
+                # its sides are moved onto the card's edges nearby
+                reach = max(2, round(cfg.hull_snap * float(min(quad_sides(q)))))
+                kept[i] = order_clockwise(snap_sides(masks.blur, q, reach,
+                                                     cfg.neighbour_contrast))
     if guessed is None:
         # a last-resort quad counts only when it is read (a zone printed on a board has an
         # edge all round it too): a caller that does not read them does not get them

@@ -26,7 +26,7 @@ from vision.detect import order_clockwise, quad_area, turn_quad
 if TYPE_CHECKING:
     from vision.pipeline import CardReading, RecognizerConfig
 
-__all__ = ["keep_read_guesses", "neighbour_quads"]
+__all__ = ["keep_read_guesses", "neighbour_quads", "snap_sides"]
 
 # points along each side of a proposed quad where its border is sampled (fractions)
 _BORDER_T = np.linspace(0.15, 0.85, 7)
@@ -89,7 +89,7 @@ def _edge_offset(img: np.ndarray, p: np.ndarray, r: np.ndarray, normal: np.ndarr
     return float(k[best])
 
 
-def _snap(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) -> np.ndarray:
+def snap_sides(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) -> np.ndarray:
     """The quad with each side moved onto the edge found near it, each half of the side on
     its own (so that a side predicted a little askew turns onto the edge); corners are
     the intersections of the lines through the sides."""
@@ -213,7 +213,7 @@ def _propose(
         # corners matched to the first prediction's, whatever their order
         stack = [p[[int(np.argmin(np.hypot(*(p - c).T))) for c in first]] for p in g]
         first = np.mean(stack, axis=0).astype(np.float32)
-        snapped = _snap(blur, first, reach, cfg.neighbour_contrast)
+        snapped = snap_sides(blur, first, reach, cfg.neighbour_contrast)
         # the edges found must leave a card of the shape predicted, with some ink on it (a
         # blank of paper beside a card on a white table is no card)
         if float(np.max(np.hypot(*(snapped - first).T))) > 2.5 * reach + 1:

@@ -143,6 +143,9 @@ class RecognizerConfig:
     hull_frame: float = 0.12
     hull_side_ratio: float = 1.6  # ... and only when its opposite sides are this alike
     hull_gap: int = 7  # px (at detection scale) a card's outline may break and stay one
+    # a "hull" or "closed" quad kept has each side moved onto the strongest edge (of
+    # neighbour_contrast) within this share of its short side (0: not moved)
+    hull_snap: float = 0.05
     # the masks besides Otsu are skipped when the cards found in it cover every bright
     # region but detect_left_over x the smallest card area
     detect_skip_clear: bool = True

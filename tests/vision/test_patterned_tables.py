@@ -1,6 +1,6 @@
 """Cards on patterned tables (tests/vision/frames.patterned_table: wood grain, a speckled
-loop carpet, a rug of strong colours under a dark lattice) and on light plain ones, 12 real
-card crops a frame: never a card that is not there, most cards read."""
+loop carpet, a rug of strong colours under a dark lattice), 12 real card crops a frame:
+never a card that is not there, most cards read."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def _frames(crops, kind: str, seeds: range):
         yield seed, *frames.table_frame(crops, 12, seed=seed, background=table)
 
 
-# (pattern, at least this many of 72 cards read); measured 70, 68 and 58 (the rug 45 before
+# (pattern, at least this many of 72 cards read); measured 69, 71 and 58 (the rug 45 before
 # the "pale" mask: paper opened wide, not cut along the pattern's edges).  On the rug,
 # corners of bright regions of card and rug were read as the indices of covered cards (a KD
 # and a KC that were not there): the patch round an index must be a card's unsaturated paper
@@ -38,25 +38,6 @@ def test_cards_on_a_patterned_table(reader, crops, kind: str, floor: int) -> Non
         assert [c for c in said if c not in truth] == [], (kind, seed, said, truth)
         named += len(said)
     assert named >= floor, (kind, named)
-
-
-# (table colour, at least this many of 72 cards read); measured 68, 65 and 70.  On the light
-# wood Otsu's split takes the table with the cards; of the last-resort quads of a card, the
-# edge outline's ("hull", holding the card's shadow and rim too, the biggest) was picked
-# before the card's own paper's ("pale"): 63 read
-@pytest.mark.parametrize(("colour", "floor"), [((235, 235, 235), 64), ((200, 200, 200), 60),
-                                               ((120, 170, 210), 66)])
-def test_cards_on_a_light_table(reader, crops, colour: tuple[int, int, int], floor: int
-                                ) -> None:
-    import frames
-
-    named = 0
-    for seed in range(6):
-        image, truth = frames.table_frame(crops, 12, seed=seed, colour=colour)
-        said = [c.card.code for c in reader.read(image).cards if c.card is not None]
-        assert [c for c in said if c not in truth] == [], (colour, seed, said, truth)
-        named += len(said)
-    assert named >= floor, (colour, named)
 
 
 def test_paper_round_an_index_is_unsaturated() -> None:
