@@ -776,6 +776,10 @@ def detect(
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
     single: list[tuple[int, int, int, int]] = []
+    # ... and with the margin by which another mask's outline may pass beyond one: none, or
+    # for the last-resort masks a tenth of the box's short side
+    single_in: list[tuple[int, int, int, int, int]] = []
+    single_last: list[tuple[int, int, int, int, int]] = []
     otsu_boxes: list[tuple[int, int, int, int]] = []  # of the Otsu regions of a card's size
     otsu_framed = False
 
@@ -805,13 +809,16 @@ def detect(
             ):
                 continue  # cut by the box looked in: not the region's whole outline
             if name != "otsu" and any(
-                x >= sx0 and y >= sy0 and x + w <= sx1 and y + h <= sy1
-                for sx0, sy0, sx1, sy1 in single
+                x >= sx0 - m and y >= sy0 - m and x + w <= sx1 + m and y + h <= sy1 + m
+                for sx0, sy0, sx1, sy1, m in (single_last if name in LAST_RESORT
+                                              else single_in)
             ):
                 # a card found whole, or a piece of it: the cut mask's regions lie inside
                 # Otsu's, and another mask's outline inside the box of one card traces
                 # that card again (on a light table those masks are made over the whole
-                # frame, and each would fit every card a second time)
+                # frame, and each would fit every card a second time); a last-resort
+                # mask's, a little wider (its rim, its shadow), would only be dropped for
+                # the card under it (see free() below)
                 continue
             r = _quad_from_contour(c, cfg, img_area, ragged=name in RAGGED)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
@@ -845,6 +852,9 @@ def detect(
         scan(name, make())
         if name == "otsu" and cfg.detect_skip_single:
             single = _single_regions([(q, c) for _, q, c in cands if id(c) in alone], cfg)
+            single_in = [(*b, 0) for b in single]
+            single_last = [(x0, y0, x1, y1, max(2, (min(x1 - x0, y1 - y0) + 5) // 10))
+                           for x0, y0, x1, y1 in single]
     # cards lying apart on a darker table are all found by now; the other masks (each
     # costs about a tenth of the frame's reading) are for cards touching one another or
     # barely brighter than the table, which leave bright regions that no quad covers:

@@ -80,9 +80,11 @@ def test_skipping_the_cut_mask_inside_single_cards_finds_the_same_cards(crops) -
 def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> None:
     """On a light table the masks besides Otsu's are made over the whole frame; their
     outlines inside the box of a card that is a plain Otsu region of its own are not made
-    cards again.  The same cards are found, as near their drawn corners (a tie between
-    two tracings of one card may move a corner by a pixel or two), for a quarter of the
-    outline fitting the frame needs without the shortcuts."""
+    cards again, nor a last-resort mask's a little beyond it (the card's rim and shadow:
+    such a quad would be dropped for the card found).  The same cards are found, as near
+    their drawn corners (a tie between two tracings of one card may move a corner by a
+    pixel or two), for a sixth of the outline fitting the frame needs without the
+    shortcuts."""
     import vision.detect as det
     from vision.synth import SynthConfig, random_frame
 
@@ -112,5 +114,6 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
             err_on = np.hypot(*(a[:, None] - drawn[None]).transpose(2, 0, 1)).min(1).max()
             err_off = np.hypot(*(b[:, None] - drawn[None]).transpose(2, 0, 1)).min(1).max()
             assert err_on <= err_off + 0.5
-    # (the cut mask's shortcut alone leaves some 0.56 of the fitting)
-    assert calls["on"] < 0.4 * calls["off"], calls
+    # (measured 57 of 356; the cut mask's shortcut alone leaves 0.56 of the fitting, and
+    # without a margin round the cards for the last-resort masks' outlines, 96)
+    assert calls["on"] < 0.22 * calls["off"], calls
