@@ -349,10 +349,10 @@ def _below(img: np.ndarray, t: float, value: int = 255) -> NDArray[np.uint8]:
                       dtype=np.uint8)
 
 
-# masks whose card corners may be eaten away; and the last-resort masks, whose quads are
-# taken only where no other mask found a card (and reported only when read)
-RAGGED = ("closed", "hull", "pale")
-LAST_RESORT = ("closed", "hull", "pale")
+RAGGED = ("closed", "hull", "pale")  # masks whose card corners may be eaten away
+# the last-resort masks, whose quads are taken only where no other mask found a card (and
+# reported only when read): the same ones
+LAST_RESORT = RAGGED
 _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 EDGE_MARGIN = 16  # px around a box whose edges are made for the box alone (at detection scale)
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
