@@ -436,6 +436,36 @@ class _Masks:
                               cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         return float(t2)
 
+    @cached_property
+    def shaded(self) -> bool:
+        """Whether the table (what lies below Otsu's threshold) is lit unevenly: its
+        lighter tenth more than ``shade_ratio`` x as light as its darker tenth (a shadow
+        across it, a lamp's pool of light)."""
+        if min(self.blur.shape) < 64:
+            return False
+        # (every 8th pixel of every 8th row of the smoothed picture)
+        tiny = np.ascontiguousarray(self.blur[4::8, 4::8])
+        hist = cv2.calcHist([tiny], [0], None, [256], [0, 256]).ravel()[: int(self.otsu_t)]
+        n = float(hist.sum())
+        if n < 50:
+            return False
+        cum = hist.cumsum()
+        lo, hi = float(cum.searchsorted(0.1 * n)), float(cum.searchsorted(0.9 * n))
+        return hi > self.cfg.shade_ratio * max(lo, 1.0)
+
+    @cached_property
+    def local_bright(self) -> np.ndarray:
+        """255 where the picture is much lighter than the mean round it (a card in a shadow
+        that darkens the table round it too: below Otsu's threshold, but paper against
+        table; see ``RecognizerConfig.local_ratio``)."""
+        h, w = self.blur.shape
+        k = max(15, (min(h, w) // 4) | 1)
+        bg = cv2.blur(self.blur, (k, k))
+        cfg = self.cfg
+        light = cv2.compare(self.blur, cv2.addWeighted(bg, cfg.local_ratio, bg, 0.0,
+                                                       cfg.local_offset), cv2.CMP_GT)
+        return np.asarray(light, dtype=np.uint8)
+
     @property
     def small(self) -> np.ndarray:
         if self._small is None:
@@ -521,6 +551,8 @@ class _Masks:
                 if grow > 3:
                     hull = cv2.erode(hull, np.ones((grow - 2, grow - 2), np.uint8))
                 masks.append(("hull", hull))
+        if "local" in cfg.detect_masks and self.shaded:
+            masks.append(("local", cv2.bitwise_and(self.local_bright[y0:y1, x0:x1], not_edges)))
         if "otsu2" in cfg.detect_masks:
             # a second Otsu split among the brighter pixels: card against a light table
             bright = self.blur[self.blur > otsu_t]
@@ -538,11 +570,15 @@ class _Masks:
     ) -> list[tuple[int, int, int, int]] | None:
         """Where the other masks must look, given the card quads found: None for the whole
         frame, else boxes (x0, y0, x1, y1) around the bright regions no quad covers, down to
-        what the dimmest mask ("faint": brighter than 0.8 of Otsu's threshold) would see;
-        no box when the quads cover everything."""
+        what the dimmest mask ("faint": brighter than 0.8 of Otsu's threshold) would see,
+        and on a table lit unevenly what the "local" mask sees (lighter than round it); no
+        box when the quads cover everything."""
         if not quads:
             return None
         left = _above(self.blur, self.otsu_t * 0.8, 1)
+        if "local" in self.cfg.detect_masks and self.shaded:
+            # ... or than the table round it, in a shadow
+            left |= self.local_bright // 255
         cv2.fillPoly(left, [np.round(q).astype(np.int32) for q in quads], 0)
         # the blurred rim around each card is no region of its own
         left = np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)

@@ -135,8 +135,16 @@ class RecognizerConfig:
     detect_noise_blur: float = 0.2
     # masks searched besides Otsu cut along edges: "otsu", "paper" (light and unsaturated,
     # cut along edges), "pale" (the same opened wider, not cut), "faint", "closed" (Otsu's
-    # with its specks closed), "hull" (edge outlines filled), "otsu2"
-    detect_masks: tuple[str, ...] = ("otsu", "paper", "pale", "faint", "closed", "hull")
+    # with its specks closed), "hull" (edge outlines filled), "local" (lighter than round
+    # it), "otsu2"
+    detect_masks: tuple[str, ...] = ("otsu", "paper", "pale", "faint", "closed", "hull", "local")
+    # "local": lighter than the mean in a box round it (a quarter of the picture's short
+    # side) by local_ratio x and local_offset grey levels -- a card in a shadow that
+    # darkens the table round it too, below Otsu's threshold; made only where the table is
+    # lit unevenly (its lighter tenth more than shade_ratio x as light as its darker tenth)
+    local_ratio: float = 1.4
+    local_offset: float = 8.0
+    shade_ratio: float = 1.6
     # a "hull", "closed" or "pale" quad is taken only where no other mask found a quad, or
     # only one between hull_frame and hull_yield x its area (a frame printed on the card)
     hull_yield: float = 0.35
