@@ -774,6 +774,7 @@ def detect(
     apart: list[bool] | None = None,
     gray: np.ndarray | None = None,
     guessed: list[bool] | None = None,
+    explained: list[bool] | None = None,
 ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Card quads in ``image`` (BGR uint8), in image pixels, clockwise; and the outlines
     (image pixels) of bright regions that whole cards do not explain: overlapping cards.
@@ -783,7 +784,10 @@ def detect(
     the quads of cards lying edge to edge with those found (:mod:`vision.neighbours`),
     added after the others, and for those of the last-resort masks (``LAST_RESORT``), and
     is filled with one flag per quad: whether it is such a guess (to be reported only if
-    it reads as a card).  Without it there are none of either."""
+    it reads as a card).  Without it there are none of either.  ``explained``, when given,
+    is filled with one flag: whether the cards found cover every bright region of the
+    picture (but specks smaller than a quarter of the smallest card; see
+    ``detect_left_over``) -- no paper lies anywhere else, nor a code printed on paper."""
     h, w = image.shape[:2]
     if min(h, w) < 16:
         return [], []
@@ -896,6 +900,8 @@ def detect(
     # barely brighter than the table, which leave bright regions that no quad covers:
     # only there are they looked at
     rois = masks.left_over([q for _, q, _ in cands], min_px) if cfg.detect_skip_clear else None
+    if explained is not None:
+        explained[:] = [rois == []]
     for roi in [None] if rois is None else rois:
         for name, mask in masks.more(roi):
             scan(name, mask, roi)

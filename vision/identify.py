@@ -198,9 +198,13 @@ class FrameReader:
             else:
                 named.append(r.corners)
         gray = getattr(self.recognizer, "frame_gray", None)
+        # (where the cards found cover every bright region, no code is printed elsewhere:
+        # the frame's finder pass is skipped)
+        elsewhere = not getattr(self.recognizer, "frame_explained", False)
         with self.stages("qr"):
             codes = self.qr.read(image, quads=quads, skip=named, gray=gray,
-                                 known=[c for found in early.values() for c in found])
+                                 known=[c for found in early.values() for c in found],
+                                 elsewhere=elsewhere)
         cards = []
         for r in readings:
             corners = tuple((float(x), float(y)) for x, y in r.corners)

@@ -1043,6 +1043,7 @@ class Recognizer:
         # the last frame read, in grey (for the QR reader of vision.identify, which would
         # otherwise convert the same frame again)
         self.frame_gray: np.ndarray | None = None
+        self.frame_explained = False
         # asked, when set, of a card whose corners show no index at all before it is read
         # again restored: whether the card (its corners in the frame) holds one of our
         # printed codes -- then it is no playing card, and not worth the second look
@@ -1072,8 +1073,11 @@ class Recognizer:
         return _Pyramid(bgr)
 
     def read(self, image: np.ndarray) -> list[CardReading]:
-        """Every card found in ``image`` (BGR or grey uint8, any size), read or abstained."""
+        """Every card found in ``image`` (BGR or grey uint8, any size), read or abstained.
+        Sets :attr:`frame_explained`: whether the cards found cover every bright region of
+        it (see :func:`vision.detect.detect`)."""
         self.frame_gray = None
+        self.frame_explained = False
         try:
             with self.stages("detect"):
                 pyr = self.prepare(image)
@@ -1083,7 +1087,10 @@ class Recognizer:
                 bgr = pyr.levels[0]
                 self.frame_gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
                 guessed: list[bool] = []
-                quads, blobs = detect(bgr, self.config, apart, self.frame_gray, guessed)
+                explained: list[bool] = []
+                quads, blobs = detect(bgr, self.config, apart, self.frame_gray, guessed,
+                                      explained)
+                self.frame_explained = bool(explained and explained[0])
             raw = self._read_quads(pyr, quads, apart)
             if any(guessed):
                 # quads guessed beside the cards found count only when they name a card

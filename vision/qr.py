@@ -431,6 +431,7 @@ class QrReader:
         skip: Iterable[Sequence[Sequence[float]]] = (),
         gray: NDArray[Any] | None = None,
         known: Iterable[CodeReading] = (),
+        elsewhere: bool = True,
     ) -> list[CodeReading]:
         """All codes in a frame: inside detected cards first, then anywhere else.
 
@@ -440,7 +441,9 @@ class QrReader:
         ``frame_pass="finder"`` zbar looks only where QR finder patterns show: inside the
         cards and quads, and in the rest of the frame outside them all.  ``gray``: the frame in
         grey, when the caller has it (the recognizer does).  ``known``: codes read already
-        (inside quads of ``skip``), counted among those found.
+        (inside quads of ``skip``), counted among those found.  ``elsewhere``: whether the
+        rest of the frame may hold a code (with ``frame_pass="finder"``: False where the
+        caller knows that the cards and quads given cover every piece of paper in it).
         """
         found: list[CodeReading] = self._merge([], known)
         if image.size == 0:
@@ -465,6 +468,8 @@ class QrReader:
             looked.append(np.asarray(quad, np.float32).reshape(-1, 2))
         if not gated:
             return self._merge(found, self.read_frame(image))
+        if not elsewhere:
+            return found
         # (float32 straight from the corners: the same numbers as by way of float64)
         looked += [np.asarray(q, np.float32).reshape(-1, 2) for q in skip]
         looked += [np.asarray(c.corners, np.float32) for c in found]

@@ -249,3 +249,37 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
     result = reader.read(frame.image)
     assert [c.data for c in result.codes] == ["budge:gate"]
     assert len(retried) == 1 and len(turned) == 1
+
+
+def test_the_frame_is_searched_for_codes_only_where_paper_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the cards found cover every bright region of the frame, no code is printed
+    anywhere else: the frame's finder pass is skipped.  A code on paper that no card
+    quad covers (a round scrap on the table beside the cards) is still found by it."""
+    import vision.qr as qr_module
+    from vision.identify import FrameReader
+
+    looked: list[int] = []
+    real = qr_module.finder_patterns
+
+    def counting(*args: object, **kwargs: object) -> list:
+        looked.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(qr_module, "finder_patterns", counting)
+    reader = FrameReader()
+    cards = render_frame(["QS", "2D", "7C", "KH"], [], seed=3)
+    result = reader.read(cards.image)
+    assert reader.recognizer.frame_explained and not result.codes
+    assert looked == []
+    # a scrap of paper, round, with a code on it: no card's outline
+    scrap = cards.image.copy()
+    cv2.circle(scrap, (1090, 560), 120, (235, 235, 235), -1)
+    code = cv2.cvtColor(_symbol("budge:scrap", 5), cv2.COLOR_GRAY2BGR)
+    h, w = code.shape[:2]
+    scrap[560 - h // 2 : 560 - h // 2 + h, 1090 - w // 2 : 1090 - w // 2 + w] = code
+    result = reader.read(scrap)
+    assert not reader.recognizer.frame_explained
+    assert [c.data for c in result.codes] == ["budge:scrap"]
+    assert looked
