@@ -577,8 +577,14 @@ class _Masks:
             return None
         left = _above(self.blur, self.otsu_t * 0.8, 1)
         if "local" in self.cfg.detect_masks and self.shaded:
-            # ... or than the table round it, in a shadow
-            left |= self.local_bright // 255
+            # ... or than the table round it, in a shadow: regions some two fifths of the
+            # smallest card across at least (not the light streaks of a wood grain), their
+            # pips closed over first
+            k = max(3, int(math.sqrt(min_px) / 2.5) | 1)
+            closed = cv2.morphologyEx(self.local_bright, cv2.MORPH_CLOSE, _DISK5)
+            opened = np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN,
+                                                 np.ones((k, k), np.uint8)), dtype=np.uint8)
+            left |= (opened > 0).view(np.uint8)
         cv2.fillPoly(left, [np.round(q).astype(np.int32) for q in quads], 0)
         # the blurred rim around each card is no region of its own
         left = np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)

@@ -373,7 +373,7 @@ def test_cards_in_a_shadow_across_the_table(rec: Recognizer) -> None:
     """A hard shadow across half the table (a lamp's, a player's) darkens cards and table
     to 0.4: the shadowed cards' paper falls below Otsu's threshold, with the lit table.
     Lighter than the table round them, they are found by the "local" mask, made where the
-    table is lit unevenly.  Measured 83 of 96; 38 without the mask."""
+    table is lit unevenly.  Measured 81 of 96; 38 without the mask."""
     import math
 
     import frames
