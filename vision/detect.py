@@ -718,18 +718,20 @@ def _drop_merged(cands: list[_Cand], shapes: _Shapes | None = None) -> list[_Can
     return out
 
 
-def _pick(cands: list[_Cand], shapes: _Shapes, max_overlap: float
-          ) -> list[tuple[np.ndarray, _Cand]]:
+def _pick(cands: list[_Cand], shapes: _Shapes, max_overlap: float,
+          fitted: dict[int, np.ndarray]) -> list[tuple[np.ndarray, _Cand]]:
     """The cards among the candidates (biggest first): each that overlaps none picked
-    before it by more than ``max_overlap``, its corners fitted to its sides; with the
-    candidate it is."""
+    before it by more than ``max_overlap``, its corners fitted to its sides (kept in
+    ``fitted`` by the candidate's id, for a second pick); with the candidate it is."""
     picked: list[tuple[np.ndarray, _Cand]] = []
     for cand in cands:
         _, q, c = cand
         if any(shapes.overlap(q, k) > max_overlap for k, _ in picked):
             continue
         # corners from straight lines fitted to the sides, once per kept card
-        picked.append((order_clockwise(refine_quad(c, q)), cand))
+        if id(cand) not in fitted:
+            fitted[id(cand)] = order_clockwise(refine_quad(c, q))
+        picked.append((fitted[id(cand)], cand))
     return picked
 
 
@@ -822,10 +824,9 @@ def detect(
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
     single: list[tuple[int, int, int, int]] = []
-    # ... and with the margin by which another mask's outline may pass beyond one: none, or
-    # for the last-resort masks a tenth of the box's short side
-    single_in: list[tuple[int, int, int, int, int]] = []
-    single_last: list[tuple[int, int, int, int, int]] = []
+    # ... each with the margin by which a last-resort mask's outline may pass beyond it (a
+    # tenth of the box's short side; the other masks' may not)
+    single_margin: list[tuple[int, int, int, int, int]] = []
     otsu_boxes: list[tuple[int, int, int, int]] = []  # of the Otsu regions of a card's size
     otsu_framed = False
 
@@ -854,10 +855,11 @@ def detect(
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
             ):
                 continue  # cut by the box looked in: not the region's whole outline
+            grow = int(name in LAST_RESORT)  # (the margin counts for those alone)
             if name != "otsu" and any(
-                x >= sx0 - m and y >= sy0 - m and x + w <= sx1 + m and y + h <= sy1 + m
-                for sx0, sy0, sx1, sy1, m in (single_last if name in LAST_RESORT
-                                              else single_in)
+                x >= sx0 - grow * m and y >= sy0 - grow * m
+                and x + w <= sx1 + grow * m and y + h <= sy1 + grow * m
+                for sx0, sy0, sx1, sy1, m in single_margin
             ):
                 # a card found whole, or a piece of it: the cut mask's regions lie inside
                 # Otsu's, and another mask's outline inside the box of one card traces
@@ -898,9 +900,8 @@ def detect(
         scan(name, make())
         if name == "otsu" and cfg.detect_skip_single:
             single = _single_regions([(q, c) for _, q, c in cands if id(c) in alone], cfg)
-            single_in = [(*b, 0) for b in single]
-            single_last = [(x0, y0, x1, y1, max(2, (min(x1 - x0, y1 - y0) + 5) // 10))
-                           for x0, y0, x1, y1 in single]
+            single_margin = [(x0, y0, x1, y1, max(2, (min(x1 - x0, y1 - y0) + 5) // 10))
+                             for x0, y0, x1, y1 in single]
     # cards lying apart on a darker table are all found by now; the other masks (each
     # costs about a tenth of the frame's reading) are for cards touching one another or
     # barely brighter than the table, which leave bright regions that no quad covers:
@@ -947,7 +948,8 @@ def detect(
     cands.sort(key=lambda t: -t[0])
     cands = _drop_copies(cands)
     cands = _drop_merged(cands, shapes)
-    picked = _pick(cands, shapes, cfg.max_overlap)
+    fitted: dict[int, np.ndarray] = {}
+    picked = _pick(cands, shapes, cfg.max_overlap, fitted)
     # a kept quad much bigger than the typical card (with three or more kept) is a table's
     # or a sheet's outline (around cards, or around a lighter part of the table), not a
     # card; picked first, the biggest, it pushed out the cards it holds: they are picked
@@ -962,7 +964,7 @@ def detect(
         if again:
             gone = {id(t) for (_, t), b in zip(picked, big, strict=True) if b}
             cands = [t for t in cands if id(t) not in gone]
-            picked = _pick(cands, shapes, cfg.max_overlap)
+            picked = _pick(cands, shapes, cfg.max_overlap, fitted)
         else:
             picked = [p for p, b in zip(picked, big, strict=True) if not b]
     kept = [q for q, _ in picked]
