@@ -11,7 +11,7 @@ candidates are merged.  Quads are returned in input-image pixels, clockwise (y d
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -71,6 +71,15 @@ def turn_quad(q: np.ndarray, k: int) -> np.ndarray:
 def quad_sides(q: np.ndarray) -> NDArray[np.float64]:
     """The lengths of a quad's four sides, from corner 0 to 1 onwards."""
     return np.asarray(np.hypot(*(turn_quad(q, 1) - q).T), np.float64)
+
+
+def median(values: Sequence[float]) -> float:
+    """The median of a few plain numbers, as ``float(np.median(values))`` gives it (the mean
+    of the middle two for an even count), without numpy's overhead: a frame takes the median
+    of its dozen cards' areas several times."""
+    s = sorted(values)
+    mid = len(s) // 2
+    return float(s[mid]) if len(s) % 2 else (s[mid - 1] + s[mid]) / 2
 
 
 def quad_area(q: np.ndarray) -> float:
@@ -607,7 +616,7 @@ class _Masks:
         stats[:, 1] += hy0
         h, w = left.shape
         # room around a region for the whole card it may belong to, and the table beside it
-        pad = int(0.6 * math.sqrt(float(np.median([quad_area(q) for q in quads])))) + 2
+        pad = int(0.6 * math.sqrt(median([quad_area(q) for q in quads]))) + 2
         boxes = []
         for x, y, bw, bh, area in stats[1:].tolist():
             if 4 * area < 0.1 * self.cfg.detect_left_over * min_px:
@@ -745,11 +754,11 @@ def _single_regions(
     which lose to the whole card found in Otsu's (bigger, so first, and covering them)."""
     if len(found) < cfg.single_min_cards:
         return []
-    areas = np.array([quad_area(q) for q, _ in found])
-    med = float(np.median(areas))
+    areas = [quad_area(q) for q, _ in found]
+    med = median(areas)
     lo, hi = cfg.single_area
     out = []
-    for a, (_, c) in zip(areas.tolist(), found, strict=True):
+    for a, (_, c) in zip(areas, found, strict=True):
         if lo * med <= a <= hi * med:
             x, y, w, h = cv2.boundingRect(c)
             out.append((x, y, x + w, y + h))
@@ -957,8 +966,9 @@ def detect(
     for again in (True, False):
         if len(picked) < 3:
             break
-        areas = np.array([quad_area(q) for q, _ in picked])
-        big = (areas >= cfg.table_area * float(np.median(areas))).tolist()
+        areas = [quad_area(q) for q, _ in picked]
+        limit = cfg.table_area * median(areas)
+        big = [a >= limit for a in areas]
         if not any(big):
             break
         if again:

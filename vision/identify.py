@@ -191,7 +191,7 @@ class FrameReader:
         for r in readings:
             if len(r.corners) != 4:
                 continue
-            if _quad_key(r.corners) in early:
+            if early and _quad_key(r.corners) in early:
                 named.append(r.corners)  # read already (its codes are in early)
             elif r.card is None or _squareness(r.corners) >= self.config.square_quad:
                 quads.append(r.corners)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import order_clockwise, quad_area, turn_quad
+from vision.detect import median, order_clockwise, quad_area, turn_quad
 
 if TYPE_CHECKING:
     from vision.pipeline import CardReading, RecognizerConfig
@@ -137,7 +137,7 @@ def neighbour_quads(
     if len(kept) < cfg.neighbour_min_cards or all(alone):
         return out
     areas = [abs(quad_area(q)) for q in kept]
-    med = float(np.median(areas))
+    med = median(areas)
     lo, hi = cfg.single_area
     # the cards of the common size are the models; quads much bigger (two cards taken
     # for one, which the recognizer drops unread) hide no neighbour
