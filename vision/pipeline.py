@@ -268,6 +268,10 @@ class RecognizerConfig:
     overlap_paper_band: float = 0.65  # ... and of its top and left bands (the card's margin)
     overlap_max_skew: float = 15.0  # degrees a corner may be off square (a sheared guess
     # made a slanted J look like an A)
+    # ... and only where at least this share of the card it would be lies on the blob or on
+    # cards found (a card partly covered lies under the others; a corner of a printed page
+    # beside the cards, read as a JC, would have been a card lying mostly on bare table)
+    overlap_under: float = 0.7
     overlap_edge_length: float = 0.3  # a straight edge this long (of the patch) through
     # the glyphs means a covering card may have cut the index: no reading
     # overlapping cards, read from their index glyphs (vision.fan): rank-over-suit pairs of
@@ -364,6 +368,21 @@ class RecognizerConfig:
     # ... and its pips bear it out only where none is more than this much larger than
     # another (by area)
     smear_pip_spread: float = 1.6
+    # ... and a club or spade court, where the smear is wide (its edges over
+    # smear_black_ratio of its height, as wide as the lobes of its suit glyph), only where
+    # its corners prefer its suit to the other black one by smear_black_margin (their
+    # alternatives' suit margin): a picture bears the rank out, not the suit, and such a
+    # smear blurs a club into a spade's outline (a moved JC, its edges 9.7% of its height,
+    # read as a JS at 0.72 in both corners, the suits 0.08 apart; of 22 black courts named
+    # right at such margins in blurred frames, none smeared over 4%)
+    smear_black_margin: float = 0.1
+    smear_black_ratio: float = 0.06
+    # ... and which court it is only from this many index corners read (a smeared KH read
+    # as a JH at 0.81 from one corner, its other corner showing no index)
+    smear_court_corners: int = 2
+    # a card under single_min_height named club or spade likewise (its suit glyph a few
+    # pixels across: a 7C 74 px tall read as a 7S in both corners, the suits 0.048 apart)
+    small_black_margin: float = 0.05
     max_alternatives: int = 4
     # a card read from one index corner whose opposite corner was looked at and shows no
     # index is named only at or above this confidence: the outline of a row of cards, each
@@ -1160,6 +1179,8 @@ class Recognizer:
         for blob in blobs:
             found = corner_quads(blob, card_w, card_h, skip, cfg.overlap_max_skew)
             for q in found[: cfg.max_overlap_corners]:
+                if _share_under(q, blob, quads) < cfg.overlap_under:
+                    continue
                 lvl = 0
                 while card_h / (2 ** (lvl + 1)) >= 1.3 * cfg.crop_size[1]:
                     lvl += 1
@@ -1346,7 +1367,8 @@ class Recognizer:
         smeared = [False] * len(out)
         if cfg.smear_ratio < 1.0:
             with stages("pip check"):
-                out, smeared = self._unsmeared(pyr, out, [c for _, _, c in staged])
+                out, smeared = self._unsmeared(pyr, out, [c for _, _, c in staged],
+                                                  [len(b.reads) for b, _, _ in staged])
         # whether a card whose corners show no index holds one of our codes, asked once
         coded: dict[int, bool] = {}
 
@@ -1427,14 +1449,16 @@ class Recognizer:
         return staged[2] or self.centre(pyr, staged[0].corners, False, True, restore)
 
     def _unsmeared(
-        self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None]
+        self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None],
+        corners_read: list[int] | None = None,
     ) -> tuple[list[CardReading], list[bool]]:
         """``readings``, but no card where the card's outline is smeared (its edges more
         than ``smear_ratio`` of its height wide: out of focus, or moving) and the middle
         does not bear the card out (see :meth:`_bears_out`): a smeared 3 or 2 reads as a J
         or a 7 in both index corners, its pips run together.  ``centres``: each reading's
-        middle where it was looked at already, else None.  Also, per reading, whether it is
-        smeared (for the re-read of one not named)."""
+        middle where it was looked at already, else None; ``corners_read``: how many index
+        corners each reading rests on (two where not given).  Also, per reading, whether it
+        is smeared (for the re-read of one not named)."""
         looked = [i for i, r in enumerate(readings) if len(r.corners) == 4]
         smeared = [False] * len(readings)
         if not looked:
@@ -1451,7 +1475,9 @@ class Recognizer:
             if not self._smeared(width, height, card is not None and card.rank in "JQK"):
                 continue
             smeared[i] = self._smeared(width, height)
-            if card is None or self._bears_out(pyr, card, corners, centres[i]):
+            if card is None or self._bears_out(
+                    pyr, card, corners, centres[i], alternatives=readings[i].alternatives,
+                    corners_read=2 if corners_read is None else corners_read[i]):
                 continue
             r = readings[i]
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
@@ -1464,13 +1490,19 @@ class Recognizer:
         corners: np.ndarray,
         middle: Centre | None,
         restore: Callable[[np.ndarray], np.ndarray] | None = None,
+        alternatives: Sequence[tuple[str, float]] = (),
+        corners_read: int = 2,
     ) -> bool:
         """Whether the middle of a smeared card bears its reading out: its pips counted to
         the rank, and where they are pips, their shapes of the suit (a smeared 7H reads as a
         7D in both corners, the pips being larger than the index's suit); a picture for a
         court card, but for an ace its one pip (a smeared K or Q reads as an A in both
         corners, and a picture allows an A).  ``middle``: the centre looked at already (its
-        pips' shapes perhaps not read), else None; ``restore``: of the re-read."""
+        pips' shapes perhaps not read), else None; ``restore``: of the re-read.  A court's
+        picture bears out that it is a court; which one, only a reading from both index
+        corners (``corners_read``, ``smear_court_corners``); and where the smear is wide, a
+        club's or spade's suit only a margin over the other black suit in the reading's
+        ``alternatives`` (``smear_black_margin``, ``smear_black_ratio``)."""
         if middle is None:
             middle = self.centre(pyr, corners, False, True, restore)
         if card.rank not in middle.expected():
@@ -1478,7 +1510,12 @@ class Recognizer:
         if card.rank == "A" and middle.kind != "pips":
             return False
         if middle.kind != "pips":
-            return True
+            # a court's picture: which court, the corners must say -- both of them; and a
+            # club's or spade's suit by a clear margin
+            if corners_read < self.config.smear_court_corners:
+                return False
+            return (_black_margin(card, alternatives) >= self.config.smear_black_margin
+                    or self._smear_share(corners) < self.config.smear_black_ratio)
         if middle.pip_spread > self.config.smear_pip_spread:
             return False  # pips run together, and counted as one
         if middle.suit_scores is None:
@@ -1548,7 +1585,8 @@ class Recognizer:
                 if reading.card.rank not in middle.expected():
                     continue
                 if smeared and not self._bears_out(pyr, reading.card, interps[0].corners,
-                                                   middle, restore):
+                                                   middle, restore, reading.alternatives,
+                                                   len(interps[0].reads)):
                     continue
                 return reading
         return first
@@ -1692,9 +1730,16 @@ class Recognizer:
             # glyphs cut from faint ink only (a soft red index): named only where the
             # middle bears the rank out (a moved 2 of hearts, its faint "2" read as a 7)
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
-        if reading.card is not None and _card_height(best.corners) < self.config.min_card_height:
+        height = _card_height(best.corners)
+        if reading.card is not None and height < self.config.min_card_height:
             # so small that its index is a few px high: a blur, not a glyph (a K read as an
             # A, a 3 as a 5, once in fifty such cards)
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
+        if (reading.card is not None and height < self.config.single_min_height
+                and _black_margin(reading.card, reading.alternatives)
+                < self.config.small_black_margin):
+            # a small club or spade: its suit glyph a few pixels across, where a club's
+            # lobes and a spade's point look alike
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if best.lone and reading.card is not None and (
             (reading.confidence < self.config.lone_corner_min_confidence
@@ -1723,6 +1768,17 @@ class Recognizer:
         height = _card_height(corners)
         return not self._smeared(edge_blur(gray, np.asarray(corners, np.float32), height),
                                  height)
+
+    def _smear_share(self, corners: np.ndarray) -> float:
+        """How wide the card's edges are in the frame read, over its height (0.0 where too
+        faint to measure; see :func:`edge_blur`)."""
+        gray = self.frame_gray
+        if gray is None:
+            return 0.0
+        q = np.asarray(corners, np.float32)
+        height = _card_height(q)
+        width = edge_blur(gray, q, height)
+        return 0.0 if width is None or height <= 0 else width / height
 
     def _smeared(self, width: float | None, height: float, court: bool = False) -> bool:
         """Whether an outline whose edges are ``width`` px wide (None: too faint to
@@ -2002,6 +2058,29 @@ def _next_digit(first: tuple[int, ...], c: tuple[int, ...]) -> bool:
             and -0.1 * h < gap < 0.4 * h)
 
 
+# where a quad is sampled (shares of its sides from its first corner): 5 x 7 points
+_UNDER_U, _UNDER_V = (a.reshape(-1) for a in np.meshgrid(np.linspace(0.1, 0.9, 5),
+                                                         np.linspace(0.1, 0.9, 7)))
+
+
+def _share_under(q: np.ndarray, blob: np.ndarray, quads: list[np.ndarray]) -> float:
+    """The share of the quad ``q`` (a card partly covered, as it would be) that lies on the
+    outline ``blob`` or on one of ``quads``: points spread over it, each inside one of
+    them or not."""
+    q = np.asarray(q, np.float64).reshape(4, 2)
+    u, v = _UNDER_U[:, None], _UNDER_V[:, None]
+    pts = (q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0])
+           + u * v * (q[2] - q[1] - q[3] + q[0])).tolist()
+    outline = blob.reshape(-1, 1, 2).astype(np.float32)
+    cards = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in quads]
+    under = 0
+    for x, y in pts:
+        if cv2.pointPolygonTest(outline, (x, y), False) >= 0 or any(
+                cv2.pointPolygonTest(c, (x, y), False) >= 0 for c in cards):
+            under += 1
+    return under / len(pts)
+
+
 def _cut_by_frame(corners: tuple[tuple[float, float], ...], w: int, h: int,
                   tol: float = 1.5, uneven: float = 0.8) -> bool:
     """Whether a card quad is a card running out of the picture: one of its sides lies
@@ -2157,6 +2236,21 @@ def _percentile_linear(values: NDArray[np.integer[Any]], q: float, div: float = 
     t = pos - k
     # (numpy's interpolation, from the nearer of the two)
     return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
+
+
+def _black_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> float:
+    """How much more the corners' reading ``alternatives`` (card code, mean of its rank's
+    and suit's scores) prefer the suit of ``card``, a club or a spade, to the other black
+    suit of the same rank (suit scores: twice the difference); infinite for a red card or
+    where the other is not among them (its suit not among the three best)."""
+    suit = card.suit.letter
+    if suit not in "CS":
+        return math.inf
+    scores = dict(alternatives)
+    other = card.rank + ("S" if suit == "C" else "C")
+    if card.code not in scores or other not in scores:
+        return math.inf
+    return 2 * (scores[card.code] - scores[other])
 
 
 def _mean_scores(scores: list[NDArray[np.float32]]) -> NDArray[np.float32]:

@@ -224,3 +224,74 @@ def test_detected_corners_on_drawn_frames_lie_within_two_pixels() -> None:
     assert len(worst) >= 300, len(worst)
     assert float(np.median(worst)) < 2.0, np.median(worst)
     assert float(np.percentile(worst, 99)) < 5.0, np.percentile(worst, 99)
+
+
+def _outline(quad: np.ndarray, size: tuple[int, int] = (400, 300)) -> np.ndarray:
+    """The outer contour (every boundary pixel) of the filled quad."""
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(mask, [np.round(quad).astype(np.int32)], 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(contours, key=cv2.contourArea)
+
+
+def test_sides_fitted_together_are_each_quads_own() -> None:
+    """A frame's quads are fitted in one batch: each comes out as it does alone."""
+    from vision.detect import refine_quad, refine_quads
+
+    quads = [np.float32(q) * 0.7 for q in QUADS]
+    items = []
+    for q in quads:
+        # the polygon found first: the true corners off by a pixel or two
+        rough = (q + np.float32([[1.5, -1], [-2, 1], [1, 2], [-1, -1.5]])).astype(np.float32)
+        items.append((_outline(q), rough))
+    together = refine_quads(items)
+    for (contour, rough), q, fitted in zip(items, quads, together, strict=True):
+        alone = refine_quad(contour, rough)
+        assert np.allclose(fitted, alone, atol=1e-4)
+        # ... and on the drawn outline's sides (its pixel centres lie within one pixel)
+        assert np.abs(order_clockwise(fitted) - order_clockwise(q)).max() < 1.0, (fitted, q)
+    # a contour too short to fit keeps its quad
+    short = np.int32([[[10, 10]], [[20, 10]], [[20, 20]], [[10, 20]]])
+    assert refine_quads([(short, quads[0])])[0].tolist() == quads[0].tolist()
+
+
+def test_a_side_fit_is_not_pulled_by_ink_on_the_outline() -> None:
+    """A blot of ink at a card's edge bites three pixels into its outline along a fifth of
+    one side (within the band the fit looks in): the robust fit keeps to the straight
+    edge, where a plain least-squares line would lean into the bite."""
+    from vision.detect import refine_quad
+
+    quad = np.float32([[100, 60], [300, 64], [296, 250], [96, 246]])
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.fillPoly(mask, [quad.astype(np.int32)], 255)
+    # a bite out of the top side (ink at the edge, not paper), three pixels deep
+    bite = np.float32([[180, 58], [210, 58], [210, 65.2], [180, 64.6]])
+    cv2.fillPoly(mask, [np.round(bite).astype(np.int32)], 0)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    fitted = order_clockwise(refine_quad(contour, quad))
+    top = fitted[:2]
+    # the top corners stay on the true top side (its pixels' centres lie within a pixel)
+    assert np.abs(top - quad[:2]).max() < 1.2, top
+    # a plain least-squares line through the same points leans into the bite
+    pts = contour.reshape(-1, 2).astype(np.float32)
+    along = (pts[:, 0] > 130) & (pts[:, 0] < 270) & (pts[:, 1] < 70)
+    vx, vy, x0, y0 = cv2.fitLine(pts[along], cv2.DIST_L2, 0, 0.01, 0.01).reshape(-1)
+    plain_at_left = y0 + (quad[0, 0] - x0) * vy / vx
+    assert abs(plain_at_left - quad[0, 1]) > abs(top[0, 1] - quad[0, 1]) + 0.3
+
+
+def test_medians_and_percentiles_without_numpy_are_numpys() -> None:
+    """The plain-Python median of a few areas and the histogram percentile of the rim test
+    give numpy's values to the bit."""
+    from vision.detect import median
+    from vision.pipeline import _percentile_linear
+
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 12, 13):
+        values = rng.uniform(100, 5000, n).tolist()
+        assert median(values) == float(np.median(values))
+    for _ in range(500):
+        values = rng.integers(0, int(rng.integers(1, 766)), int(rng.integers(1, 3000)))
+        q = float(rng.choice([0.0, 50.0, 95.0, 100.0, rng.uniform(0, 100)]))
+        assert _percentile_linear(values, q, 3.0) == float(np.percentile(values / 3.0, q))

@@ -114,7 +114,9 @@ def test_no_neighbour_for_a_card_alone_or_beside_blank_paper() -> None:
 
 
 def test_cards_lying_apart_propose_nothing(crops) -> None:
-    """A table of separate cards costs nothing more: no quad is guessed."""
+    """A table of separate cards costs nothing more: no quad is guessed beside them (one
+    quad per card; a quad from the last-resort masks, flagged too, lies on a card: a court
+    whose thin margin beside its picture Otsu's mask broke)."""
     import frames
 
     cfg = RecognizerConfig()
@@ -122,8 +124,13 @@ def test_cards_lying_apart_propose_nothing(crops) -> None:
         frame, _ = frames.table_frame(crops, 12, seed=seed)
         guessed: list[bool] = []
         quads, _ = detect(frame, cfg, [], None, guessed)
-        assert len(guessed) == len(quads)
-        assert not any(guessed)
+        assert len(guessed) == len(quads) == 12
+        # (table_frame deals the cards on a 4 x 3 grid, each within 20 px of its cell's
+        # middle)
+        for q, g in zip(quads, guessed, strict=True):
+            cx, cy = q.mean(axis=0)
+            cell = ((cx // 320 + 0.5) * 320, (cy // 240 + 0.5) * 240)
+            assert not g or max(abs(cx - cell[0]), abs(cy - cell[1])) < 30, (seed, q)
 
 
 def test_unread_or_repeated_guesses_are_dropped() -> None:

@@ -132,3 +132,39 @@ def test_a_ten_must_start_with_a_narrow_one() -> None:
     three = ten.copy()
     three[:, 10:12] = 255
     assert not _ten_shaped(three, cfg)
+
+
+def test_club_against_spade_is_measured_from_the_alternatives() -> None:
+    """The suit margin the smeared-court and small-card rules ask of a club or spade: twice
+    the gap between the card and the same rank of the other black suit among its reading's
+    alternatives (each the mean of a rank's and a suit's scores)."""
+    import math
+
+    from companion.cards import Card
+    from vision.pipeline import _black_margin
+
+    js = Card.from_code("JS")
+    alts = (("JS", 0.845), ("JC", 0.8043), ("4S", 0.7416))
+    assert _black_margin(js, alts) == pytest.approx(0.0814)
+    assert _black_margin(Card.from_code("JC"), alts) == pytest.approx(-0.0814)
+    # a red card, or the other black suit not among the alternatives: nothing to doubt
+    assert _black_margin(Card.from_code("JH"), (("JH", 0.88), ("JD", 0.87))) == math.inf
+    assert _black_margin(js, (("JS", 0.845), ("4S", 0.7416))) == math.inf
+
+
+def test_a_covered_card_must_lie_under_the_cards_over_it() -> None:
+    """A corner on a blob's outline stands for a covered card only where the card it would
+    be lies on the blob or on cards found: one lying half on bare table is no card (a
+    printed page's corner read as a JC)."""
+    import numpy as np
+
+    from vision.pipeline import _share_under
+
+    blob = np.float32([[100, 100], [300, 100], [300, 400], [100, 400]]).reshape(-1, 1, 2)
+    inside = np.float32([[120, 120], [220, 120], [220, 260], [120, 260]])
+    half_out = inside + np.float32([130, 0])  # its right part beyond the blob
+    assert _share_under(inside, blob, []) == 1.0
+    assert 0.3 < _share_under(half_out, blob, []) < 0.7
+    # ... unless a card found covers the rest
+    found = np.float32([[300, 100], [400, 100], [400, 400], [300, 400]])
+    assert _share_under(half_out, blob, [found]) == 1.0
