@@ -89,20 +89,47 @@ def _edge_offset(img: np.ndarray, p: np.ndarray, r: np.ndarray, normal: np.ndarr
     return float(k[best])
 
 
+def _edge_offsets(img: np.ndarray, q: np.ndarray, normals: np.ndarray, reach: int,
+                  min_contrast: float) -> list[list[float | None]]:
+    """:func:`_edge_offset` of both halves (``_EDGE_T``'s first and last six points) of each
+    side of ``q``, in one pass: per side, the offsets of its first and its second half."""
+    offsets = np.arange(-reach - 2, reach + 3, dtype=np.float32)
+    spans = np.stack([_EDGE_T[:6], _EDGE_T[-6:]])  # 2 x 6
+    ends = np.concatenate([q[1:], q[:1]])
+    # sides x halves x points, then x offsets: the same float32 sums as one by one
+    base = q[:, None, None, :] + (ends - q)[:, None, None, :] * spans[None, :, :, None]
+    pts = (base[:, :, None, :, :]
+           + offsets[None, None, :, None, None] * normals[:, None, None, None, :])
+    prof = np.median(_sample(img, pts), axis=-1)  # sides x halves x offsets
+    step = (prof[..., :-4] - prof[..., 4:]) / 2
+    valley = (prof[..., :-4] + prof[..., 4:]) / 2 - prof[..., 2:-2]
+    strength = np.maximum(step, valley)
+    k = np.arange(-reach, reach + 1, dtype=np.float32)
+    score = strength - 0.25 * min_contrast * np.abs(k) / max(1, reach)
+    best = np.argmax(score, axis=-1)
+    peak = np.take_along_axis(strength, best[..., None], axis=-1)[..., 0]
+    return [[float(k[b]) if s >= min_contrast else None for b, s in zip(bs, ss, strict=True)]
+            for bs, ss in zip(best.tolist(), peak.tolist(), strict=True)]
+
+
 def snap_sides(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) -> np.ndarray:
     """The quad with each side moved onto the edge found near it, each half of the side on
     its own (so that a side predicted a little askew turns onto the edge); corners are
     the intersections of the lines through the sides."""
-    lines = []
     centre = q.mean(axis=0)
+    normals = []
     for i in range(4):
         p, r = q[i], q[(i + 1) % 4]
         d = r - p
         n = np.array([d[1], -d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
         if float(np.dot(centre - p, n)) > 0:
             n = -n  # outwards
-        o1 = _edge_offset(img, p, r, n, reach, min_contrast, _EDGE_T[:6])
-        o2 = _edge_offset(img, p, r, n, reach, min_contrast, _EDGE_T[-6:])
+        normals.append(n)
+    found = _edge_offsets(img, q, np.stack(normals), reach, min_contrast)
+    lines = []
+    for i, (o1, o2) in enumerate(found):
+        p, n = q[i], normals[i]
+        d = q[(i + 1) % 4] - p
         if o1 is None or o2 is None:
             off = o1 if o1 is not None else (o2 if o2 is not None else 0.0)
             lines.append((p + off * n, d))
