@@ -130,9 +130,11 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     u = ab / np.maximum(lengths, 1e-9)[..., None]
     # every contour point against the four sides of its quad: along (t) and off (d) each
     pts = [items[k][0].reshape(-1, 2) for k in todo]
-    owner = np.repeat(np.arange(n_quads), [len(p) for p in pts])
+    counts = [len(c) for c in pts]
+    owner = np.repeat(np.arange(n_quads), counts)
     p = np.concatenate(pts).astype(np.float64)
-    corner, unit, length = quads[owner], u[owner], lengths[owner]  # M x 4 (x 2)
+    corner = np.repeat(quads, counts, axis=0)  # M x 4 x 2: each point's quad
+    unit, length = np.repeat(u, counts, axis=0), np.repeat(lengths, counts, axis=0)
     rx = p[:, 0, None] - corner[..., 0]
     ry = p[:, 1, None] - corner[..., 1]
     t = rx * unit[..., 0] + ry * unit[..., 1]
@@ -145,12 +147,12 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     order = np.argsort(group, kind="stable")
     group = group[order]
     x, y = rx[at, side][order], ry[at, side][order]
-    counts = np.bincount(group, minlength=4 * n_quads)
-    enough = counts >= 5
+    per_side = np.bincount(group, minlength=4 * n_quads)
+    enough = per_side >= 5
     keep = enough[group]
     x, y = x[keep], y[keep]
     fitted = np.flatnonzero(enough)
-    size = counts[fitted]
+    size = per_side[fitted]
     starts = np.concatenate(([0], np.cumsum(size)[:-1]))
     # each side's line: direction (vx, vy) through (px, py), by default its own side
     vx, vy = u[..., 0].reshape(-1), u[..., 1].reshape(-1)
@@ -170,15 +172,14 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
             cos, sin = np.cos(angle), np.sin(angle)
             if rnd == FIT_ROUNDS:
                 break
-            r = np.abs((x - np.repeat(mx, size)) * np.repeat(sin, size)
-                       - (y - np.repeat(my, size)) * np.repeat(cos, size))
+            cx, cy, cs, sn = np.repeat(np.stack([mx, my, cos, sin]), size, axis=1)
+            r = np.abs((x - cx) * sn - (y - cy) * cs)
             w = HUBER_C / np.maximum(r, HUBER_C)
         vx[fitted], vy[fitted], px[fitted], py[fitted] = cos, sin, mx, my
-    start = quads.reshape(-1, 2)
-    lines = np.stack([vx, vy, px + start[:, 0], py + start[:, 1]], axis=1).reshape(-1, 4, 4)
-    # each corner where the side before it meets its own side
-    vx1, vy1, x1, y1 = np.moveaxis(lines[:, _PREV_SIDE], 2, 0)
-    vx2, vy2, x2, y2 = np.moveaxis(lines, 2, 0)
+    # each corner where the side before it meets its own side (quads x sides)
+    vx2, vy2 = vx.reshape(-1, 4), vy.reshape(-1, 4)
+    x2, y2 = px.reshape(-1, 4) + quads[..., 0], py.reshape(-1, 4) + quads[..., 1]
+    vx1, vy1, x1, y1 = (a[:, _PREV_SIDE] for a in (vx2, vy2, x2, y2))
     den = vx1 * vy2 - vy1 * vx2
     crossing = (np.abs(den) >= 1e-6).all(axis=1)
     den = np.where(np.abs(den) < 1e-6, 1.0, den)
@@ -186,7 +187,8 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     res = np.stack([x1 + tt * vx1, y1 + tt * vy1], axis=-1)  # K x 4 x 2
     # refinement must not move corners far (a failed fit)
     diag = np.hypot(*(quads[:, 2] - quads[:, 0]).T)
-    near = np.hypot(*np.moveaxis(res - quads, 2, 0)).max(axis=1) <= 0.08 * diag
+    moved = res - quads
+    near = np.hypot(moved[..., 0], moved[..., 1]).max(axis=1) <= 0.08 * diag
     for j in np.flatnonzero(usable & crossing & near).tolist():
         out[todo[j]] = res[j].astype(np.float32)
     return out
