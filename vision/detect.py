@@ -236,12 +236,29 @@ def _turns(c: np.ndarray) -> np.ndarray:
     return c[turn]
 
 
+# a contour's first quad: (quad, its area, the hull's area, the contour's, solid), and
+# whether lines are to be fitted to its sides (its polygon cut off rounded corners)
+_Rough = tuple[NDArray[np.float32], float, float, float, bool, bool]
+
+
 def _quad_from_contour(
     c: np.ndarray, cfg: RecognizerConfig, img_area: float, ragged: bool = False
 ) -> tuple[NDArray[np.float32], float] | None:
     """A card-like quad fitted to an outer contour, with its area; or None.  ``ragged``:
     the contour comes from a mask whose card corners may be eaten away (a card in
-    shadow), so a fitted rectangle may stand in for a polygon that cuts one off."""
+    shadow), so a fitted rectangle may stand in for a polygon that cuts one off.  (In
+    two steps, :func:`_rough_quad` and :func:`_finish_quad`, between which a mask's
+    outlines have their sides fitted together.)"""
+    rough = _rough_quad(c, cfg, img_area, ragged)
+    if rough is None:
+        return None
+    return _finish_quad(c, rough, cfg, refine_quad(c, rough[0]) if rough[5] else None)
+
+
+def _rough_quad(
+    c: np.ndarray, cfg: RecognizerConfig, img_area: float, ragged: bool = False
+) -> _Rough | None:
+    """:func:`_quad_from_contour`'s polygon, before lines are fitted to its sides."""
     area = float(cv2.contourArea(c))
     if area > cfg.max_card_area * img_area:
         return None
@@ -287,13 +304,22 @@ def _quad_from_contour(
         if hull_area / max(1.0, rect[1][0] * rect[1][1]) >= cfg.min_rectangularity:
             quad = order_clockwise(cv2.boxPoints(rect).astype(np.float32))
             qa = quad_area(quad)
-    if qa > 0 and hull_area / qa >= 1.12:
+    return quad, qa, hull_area, area, solid, qa > 0 and hull_area / qa >= 1.12
+
+
+def _finish_quad(
+    c: np.ndarray, rough: _Rough, cfg: RecognizerConfig, fitted: np.ndarray | None
+) -> tuple[NDArray[np.float32], float] | None:
+    """:func:`_quad_from_contour`'s quad from its rough one and, where that cut off
+    rounded corners, the quad ``fitted`` to its sides (:func:`refine_quads`)."""
+    quad, qa, hull_area, area, solid, _ = rough
+    if fitted is not None:
         # the polygon's corners lie on the hull's rounded corners and cut them off (a
         # small card, whose corners are round over several pixels): the corners where
         # lines fitted to its sides meet
         # (only when the contour runs along all of the new quad's outline: lines fitted
         # to a card's sides, not to a glyph or a shadow cutting into its outline)
-        fitted = order_clockwise(refine_quad(c, quad))
+        fitted = order_clockwise(fitted)
         fa = quad_area(fitted)
         tol = max(1.5, 0.015 * float(np.hypot(*(fitted[2] - fitted[0]))))
         if 0.85 < hull_area / max(1e-6, fa) < 1.12 and _outline_covered(c, fitted, tol, 1.0):
@@ -898,6 +924,7 @@ def detect(
                                           offset=(x0, y0))
         if hier is None:
             return
+        outlines: list[tuple[np.ndarray, _Rough | None]] = []
         for c, parent in zip(contours, hier[0][:, 3].tolist(), strict=True):
             if parent != -1 or len(c) < 16:
                 continue
@@ -927,7 +954,13 @@ def detect(
                 # mask's, a little wider (its rim, its shadow), would only be dropped for
                 # the card under it (see free() below)
                 continue
-            r = _quad_from_contour(c, cfg, img_area, ragged=name in RAGGED)
+            outlines.append((c, _rough_quad(c, cfg, img_area, ragged=name in RAGGED)))
+        # the sides of every outline whose polygon cut off rounded corners, fitted together
+        refits = iter(refine_quads([(c, rough[0]) for c, rough in outlines
+                                    if rough is not None and rough[5]]))
+        for c, rough in outlines:
+            r = None if rough is None else _finish_quad(
+                c, rough, cfg, next(refits) if rough[5] else None)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle
             if r is not None:
