@@ -54,6 +54,9 @@ _BLOCK_CELLS = np.array(
 _BIN_MOD = np.array([8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0], np.intp)
 
 
+_PI32 = np.float32(np.pi)
+
+
 def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Histograms of oriented gradients of N GLYPH_SIZE squares (N x S x S): 8 px cells,
     9 unsigned orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised
@@ -72,7 +75,12 @@ def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     dx = gx.reshape(-1)[nz].astype(np.float32)
     dy = gy.reshape(-1)[nz].astype(np.float32)
     mag = np.sqrt(dx * dx + dy * dy)
-    ang = np.arctan2(dy, dx) % np.pi
+    # the angle modulo pi (as ``% np.pi`` gives it in float32, to the bit: a negative angle
+    # plus pi, pi itself 0), without numpy's floating remainder, which costs three times
+    # as much
+    ang = np.arctan2(dy, dx)
+    ang = np.where(ang < 0, ang + _PI32, ang)
+    ang[ang >= _PI32] = 0.0
     pos = ang / (np.pi / 9.0) - 0.5
     below = np.floor(pos)
     w1 = pos - below.astype(np.int64)  # (float64, as float32 less int64 is)
