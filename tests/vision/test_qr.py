@@ -186,9 +186,9 @@ def test_zbar_is_not_run_on_a_frame_without_codes(monkeypatch: pytest.MonkeyPatc
     calls: list[tuple[int, ...]] = []
     real = qr_module._decode_gray
 
-    def counting(pyzbar: object, gray: np.ndarray) -> list:
+    def counting(pyzbar: object, gray: np.ndarray, density: int = 1) -> list:
         calls.append(gray.shape)
-        return real(pyzbar, gray)
+        return real(pyzbar, gray, density)
 
     monkeypatch.setattr(qr_module, "_decode_gray", counting)
     frame = random_frame(5, 10, 0)
@@ -230,8 +230,8 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
     decoded: list[str] = []
     real_decode = qr_module._decode_gray
 
-    def counting_decode(pyzbar: object, gray: np.ndarray) -> list:
-        found = real_decode(pyzbar, gray)
+    def counting_decode(pyzbar: object, gray: np.ndarray, density: int = 1) -> list:
+        found = real_decode(pyzbar, gray, density)
         decoded.extend(r.data for r in found)
         return found
 
@@ -283,3 +283,25 @@ def test_the_frame_is_searched_for_codes_only_where_paper_is_left(
     assert not reader.recognizer.frame_explained
     assert [c.data for c in result.codes] == ["budge:scrap"]
     assert looked
+
+
+def test_a_window_round_finder_patterns_is_scanned_every_other_line() -> None:
+    """Around finder patterns found in a card, zbar scans every second row and column (about
+    half the time) and reads the code as it does line by line, its corners within a pixel
+    or two; where that reads nothing, every line is scanned."""
+    import vision.qr as qr_module
+    from vision.qr import _load_pyzbar
+
+    pyzbar = _load_pyzbar()
+    matrix = qr_matrix("budge:sparse")
+    module = 5
+    code = np.kron(1 - np.asarray(matrix, np.uint8), np.ones((module, module), np.uint8)) * 255
+    window = np.full((190, 180), 235, np.uint8)
+    window[20 : 20 + code.shape[0], 15 : 15 + code.shape[1]] = code
+    window = cv2.GaussianBlur(window, (0, 0), 0.8)
+    every, sparse = (qr_module._decode_gray(pyzbar, window, d) for d in (1, 2))
+    assert [r.data for r in sparse] == [r.data for r in every] == ["budge:sparse"]
+    assert np.abs(np.subtract(sparse[0].corners, every[0].corners)).max() <= 3
+    assert qr_module._zbar_sparse(pyzbar, window, 2)  # read by the sparse scan itself
+    # a blank window: nothing, whichever way it is scanned
+    assert qr_module._decode_gray(pyzbar, np.full((190, 180), 235, np.uint8), 2) == []
