@@ -89,13 +89,13 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
     from vision.synth import SynthConfig, random_frame
 
     fitted = [0]
-    fit = det._quad_from_contour
+    fit = det._rough_quad  # (where every outline's quad is begun)
 
     def counted(*args, **kwargs):
         fitted[0] += 1
         return fit(*args, **kwargs)
 
-    monkeypatch.setattr(det, "_quad_from_contour", counted)
+    monkeypatch.setattr(det, "_rough_quad", counted)
     on, off = RecognizerConfig(), RecognizerConfig(detect_skip_single=False)
     calls = {"on": 0, "off": 0}
     for seed in (1000, 1004, 1035, 1044):
