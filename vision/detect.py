@@ -880,7 +880,9 @@ def detect(
     it reads as a card).  Without it there are none of either.  ``explained``, when given,
     is filled with one flag: whether the cards found cover every bright region of the
     picture (but specks smaller than a quarter of the smallest card; see
-    ``detect_left_over``) -- no paper lies anywhere else, nor a code printed on paper."""
+    ``detect_left_over``) -- no paper lies anywhere else, nor a code printed on paper; with
+    ``guessed``, the last-resort quads count (a caller that drops one unread must unset
+    the flag)."""
     h, w = image.shape[:2]
     if min(h, w) < 16:
         return [], []
@@ -1077,6 +1079,13 @@ def detect(
                 reach = max(2, round(cfg.hull_snap * float(min(quad_sides(q)))))
                 kept[i] = order_clockwise(snap_sides(masks.blur, q, reach,
                                                      cfg.neighbour_contrast))
+    if explained is not None and rois:
+        # the other masks were looked at where bright regions were left: those the cards
+        # found now cover are explained too (a card whose picture broke its paper region
+        # in Otsu's mask, found by the others); a last-resort quad counts here as it will
+        # be reported (the caller unsets the flag where it drops one unread)
+        explained[:] = [masks.left_over([q for q, last in zip(kept, kept_last, strict=True)
+                                         if guessed is not None or not last], min_px) == []]
     if guessed is None:
         # a last-resort quad counts only when it is read (a zone printed on a board has an
         # edge all round it too): a caller that does not read them does not get them

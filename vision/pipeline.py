@@ -1113,7 +1113,11 @@ class Recognizer:
             raw = self._read_quads(pyr, quads, apart)
             if any(guessed):
                 # quads guessed beside the cards found count only when they name a card
+                n_quads = len(quads)
                 raw, quads = keep_read_guesses(raw, quads, guessed)
+                if len(quads) < n_quads:
+                    # (a guess dropped may have been what covered a bright region)
+                    self.frame_explained = False
             readings = _drop_doubles(raw)
             if blobs and quads:
                 with self.stages("overlaps"):
