@@ -115,9 +115,10 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     Each line is a robust least-squares fit: Huber's weights (see ``HUBER_C``), iterated
     ``FIT_ROUNDS`` times from the plain fit -- a glyph or shadow touching the outline pulls
     it little.  All the sides of all the quads are fitted together, in a few passes of
-    numpy over the points of the frame's cards (a dozen cards, some 0.45 ms, where OpenCV's
+    numpy over the points of the frame's cards (a dozen cards, some 0.3 ms, where OpenCV's
     fitLine, which restarts its Huber fit from twenty random subsets of each side's points,
-    took 1.5; the corners of drawn cards come out as close to the truth or closer)."""
+    took 1.5; the corners of drawn cards come out as close to the truth).  Each quad comes
+    out as it would alone, to the bit."""
     out = [np.asarray(q, np.float32) for _, q in items]
     todo = [k for k, (c, _) in enumerate(items) if len(c.reshape(-1, 2)) >= 16]
     if not todo:
@@ -805,17 +806,12 @@ def _drop_merged(cands: list[_Cand], shapes: _Shapes | None = None) -> list[_Can
 def _pick(cands: list[_Cand], shapes: _Shapes, max_overlap: float,
           fitted: dict[int, np.ndarray]) -> list[tuple[np.ndarray, _Cand]]:
     """The cards among the candidates (biggest first): each that overlaps none picked
-    before it by more than ``max_overlap``, its corners fitted to its sides (as ``fitted``
-    holds them by the candidate's id, or fitted now and kept there); with the candidate
-    it is."""
+    before it by more than ``max_overlap``, with its corners fitted to its sides (as
+    ``fitted`` holds them by the candidate's id); with the candidate it is."""
     picked: list[tuple[np.ndarray, _Cand]] = []
     for cand in cands:
-        _, q, c = cand
-        if any(shapes.overlap(q, k) > max_overlap for k, _ in picked):
+        if any(shapes.overlap(cand[1], k) > max_overlap for k, _ in picked):
             continue
-        # corners from straight lines fitted to the sides, once per kept card
-        if id(cand) not in fitted:
-            fitted[id(cand)] = order_clockwise(refine_quad(c, q))
         picked.append((fitted[id(cand)], cand))
     return picked
 

@@ -247,7 +247,7 @@ def test_sides_fitted_together_are_each_quads_own() -> None:
     together = refine_quads(items)
     for (contour, rough), q, fitted in zip(items, quads, together, strict=True):
         alone = refine_quad(contour, rough)
-        assert np.allclose(fitted, alone, atol=1e-4)
+        assert np.array_equal(fitted, alone)
         # ... and on the drawn outline's sides (its pixel centres lie within one pixel)
         assert np.abs(order_clockwise(fitted) - order_clockwise(q)).max() < 1.0, (fitted, q)
     # a contour too short to fit keeps its quad
