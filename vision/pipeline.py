@@ -1481,7 +1481,8 @@ class Recognizer:
             smeared[i] = self._smeared(width, height)
             if card is None or self._bears_out(
                     pyr, card, corners, centres[i], alternatives=readings[i].alternatives,
-                    corners_read=2 if corners_read is None else corners_read[i]):
+                    corners_read=2 if corners_read is None else corners_read[i],
+                    smear=0.0 if width is None or height <= 0 else width / height):
                 continue
             r = readings[i]
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
@@ -1496,6 +1497,7 @@ class Recognizer:
         restore: Callable[[np.ndarray], np.ndarray] | None = None,
         alternatives: Sequence[tuple[str, float]] = (),
         corners_read: int = 2,
+        smear: float | None = None,
     ) -> bool:
         """Whether the middle of a smeared card bears its reading out: its pips counted to
         the rank, and where they are pips, their shapes of the suit (a smeared 7H reads as a
@@ -1506,7 +1508,8 @@ class Recognizer:
         picture bears out that it is a court; which one, only a reading from both index
         corners (``corners_read``, ``smear_court_corners``); and where the smear is wide, a
         club's or spade's suit only a margin over the other black suit in the reading's
-        ``alternatives`` (``smear_black_margin``, ``smear_black_ratio``)."""
+        ``alternatives`` (``smear_black_margin``, ``smear_black_ratio``; ``smear``: the
+        edges' width over the card's height where measured already)."""
         if middle is None:
             middle = self.centre(pyr, corners, False, True, restore)
         if card.rank not in middle.expected():
@@ -1518,8 +1521,10 @@ class Recognizer:
             # club's or spade's suit by a clear margin
             if corners_read < self.config.smear_court_corners:
                 return False
-            return (_black_margin(card, alternatives) >= self.config.smear_black_margin
-                    or self._smear_share(corners) < self.config.smear_black_ratio)
+            if _black_margin(card, alternatives) >= self.config.smear_black_margin:
+                return True
+            share = self._smear_share(corners) if smear is None else smear
+            return share < self.config.smear_black_ratio
         if middle.pip_spread > self.config.smear_pip_spread:
             return False  # pips run together, and counted as one
         if middle.suit_scores is None:
@@ -1766,23 +1771,26 @@ class Recognizer:
         than ``smear_ratio`` of its height, or too faint to measure, as :meth:`_unsmeared`
         takes them (see :func:`edge_blurs`; a blurred 7 of clubs, its pips counted right,
         reads as a 7 of spades)."""
+        edges = self._edges(corners)
+        return edges is not None and not self._smeared(*edges)
+
+    def _edges(self, corners: np.ndarray) -> tuple[float | None, float] | None:
+        """How wide the card's edges are in the frame read (None: too faint to measure;
+        see :func:`edge_blur`), and its height; None without a frame."""
         gray = self.frame_gray
         if gray is None:
-            return False
-        height = _card_height(corners)
-        return not self._smeared(edge_blur(gray, np.asarray(corners, np.float32), height),
-                                 height)
+            return None
+        q = np.asarray(corners, np.float32)
+        height = _card_height(q)
+        return edge_blur(gray, q, height), height
 
     def _smear_share(self, corners: np.ndarray) -> float:
         """How wide the card's edges are in the frame read, over its height (0.0 where too
-        faint to measure; see :func:`edge_blur`)."""
-        gray = self.frame_gray
-        if gray is None:
+        faint to measure, or without a frame)."""
+        edges = self._edges(corners)
+        if edges is None or edges[0] is None or edges[1] <= 0:
             return 0.0
-        q = np.asarray(corners, np.float32)
-        height = _card_height(q)
-        width = edge_blur(gray, q, height)
-        return 0.0 if width is None or height <= 0 else width / height
+        return edges[0] / edges[1]
 
     def _smeared(self, width: float | None, height: float, court: bool = False) -> bool:
         """Whether an outline whose edges are ``width`` px wide (None: too faint to
