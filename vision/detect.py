@@ -439,6 +439,11 @@ RAGGED = ("closed", "hull", "pale")  # masks whose card corners may be eaten awa
 # reported only when read): the same ones
 LAST_RESORT = RAGGED
 _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+# masks that may be peppered with holes (saturation at the paper threshold), and how
+# much of a mask its small holes fill for it to count as such (a beige table: 1.8%; other
+# tables' paper masks at most 0.8%)
+SPECKLED = ("paper", "pale")
+SPECKLE_PX = 0.012
 EDGE_MARGIN = 16  # px around a box whose edges are made for the box alone (at detection scale)
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
 
@@ -660,6 +665,8 @@ class _Masks:
         box when the quads cover everything."""
         if not quads:
             return None
+        cfg = self.cfg
+        polys = [np.round(q).astype(np.int32) for q in quads]
         left = _above(self.blur, self.otsu_t * 0.8, 1)
         if "local" in self.cfg.detect_masks and self.shaded:
             # ... or than the table round it, in a shadow: regions some two fifths of the
@@ -670,11 +677,23 @@ class _Masks:
             opened = np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN,
                                                  np.ones((k, k), np.uint8)), dtype=np.uint8)
             left |= (opened > 0).view(np.uint8)
-        cv2.fillPoly(left, [np.round(q).astype(np.int32) for q in quads], 0)
+        cv2.fillPoly(left, polys, 0)
         # the blurred rim around each card is no region of its own
         left = np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)
-        if cv2.countNonZero(left) < self.cfg.detect_left_over * min_px:
+        least = cfg.detect_left_over * min_px
+        if cv2.countNonZero(left) < least:
             return []
+        # the table's lighter part: a region only a little darker than Otsu's threshold
+        # (every region of Otsu's mask, paper as bright as the cards found, being
+        # covered), reaching the frame's edge and much larger than a card, on a table lit
+        # evenly (in a shadow, a card may be as dim: see "local")
+        band = 0.0
+        card = median([quad_area(q) for q in quads])
+        if cfg.detect_table_band > 0 and not self.shaded:
+            otsu_left = self.otsu // 255
+            cv2.fillPoly(otsu_left, polys, 0)
+            if cv2.countNonZero(cv2.erode(otsu_left, np.ones((5, 5), np.uint8))) < least:
+                band = cfg.detect_table_band * card
         # the regions, found at half resolution (a quarter of the pixels to label), and
         # only in the box around what is left: labels and stats are the same in a window
         # that starts at even coordinates (the labelling works in 2 x 2 blocks) and leaves
@@ -692,10 +711,13 @@ class _Masks:
         stats[:, 1] += hy0
         h, w = left.shape
         # room around a region for the whole card it may belong to, and the table beside it
-        pad = int(0.6 * math.sqrt(median([quad_area(q) for q in quads]))) + 2
+        pad = int(0.6 * math.sqrt(card)) + 2
         boxes = []
         for x, y, bw, bh, area in stats[1:].tolist():
-            if 4 * area < 0.1 * self.cfg.detect_left_over * min_px:
+            if 4 * area < 0.1 * least:
+                continue
+            if band and 4 * area > band and (
+                    x == 0 or y == 0 or 2 * (x + bw) >= w - 2 or 2 * (y + bh) >= h - 2):
                 continue
             boxes.append((max(0, 2 * x - pad), max(0, 2 * y - pad),
                           min(w, 2 * (x + bw) + pad), min(h, 2 * (y + bh) + pad)))
@@ -705,6 +727,70 @@ class _Masks:
         if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * h * w:
             return None  # as well look at everything at once
         return boxes
+
+
+def _speckled(mask: np.ndarray) -> bool:
+    """Whether ``mask`` (0/255) is mostly on and peppered with holes: a closing by 3 x 3
+    fills more than ``SPECKLE_PX`` of its pixels (paper on a beige table whose saturation
+    lies at the paper threshold: thousands of holes, each an outline of its own)."""
+    on = cv2.countNonZero(mask)
+    if 2 * on < mask.size:
+        return False
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return cv2.countNonZero(closed) - on > SPECKLE_PX * mask.size
+
+
+def outer_outlines(
+    mask: np.ndarray, least: float, offset: tuple[int, int] = (0, 0), speckled: bool = False
+) -> list[np.ndarray]:
+    """The outer outlines of the components of ``mask`` (8-connected, non-zero), also of
+    those lying inside another's hole, whose bounding box holds ``least`` px or more and
+    which have 16 points or more: as ``cv2.findContours`` traces them (every pixel,
+    ``offset`` added) and in the order it lists them with ``RETR_CCOMP`` (the last one
+    met in a raster scan first).
+
+    ``speckled``: the mask is peppered with small holes (paper whose saturation lies at
+    the threshold: a beige table), thousands of which the two-level trace would follow
+    and skip -- then the outer outlines are traced level by level instead, each level's
+    components that could hold a large one in a hole filled away before the next is
+    traced.  Either way the same outlines in the same order; which is quicker depends on
+    how many holes there are."""
+    if not speckled:
+        contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE,
+                                          offset=offset)
+        if hier is None:
+            return []
+        out = []
+        for c, parent in zip(contours, hier[0][:, 3].tolist(), strict=True):
+            if parent == -1 and len(c) >= 16:
+                _, _, w, h = cv2.boundingRect(c)
+                if w * h >= least:
+                    out.append(c)
+        return out
+    # an outer outline is traced the same whatever lies inside it (the trace looks only
+    # at the component's pixels and the background round it), and a component inside a
+    # hole whose box is smaller than ``least`` has a smaller box still
+    work = np.asarray(cv2.threshold(mask, 0, 1, cv2.THRESH_BINARY)[1], dtype=np.uint8)
+    found: list[np.ndarray] = []
+    level, _ = cv2.findContours(work, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    while level:
+        large = []
+        for c in level:
+            _, _, w, h = cv2.boundingRect(c)
+            if w * h >= least:
+                large.append(c)
+        if not large:
+            break
+        found += [c for c in large if len(c) >= 16]
+        for c in large:
+            x, y = c[0, 0].tolist()
+            cv2.floodFill(work, None, (x, y), 0, flags=8)
+        level, _ = cv2.findContours(work, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    found.sort(key=lambda c: (int(c[0, 0, 1]), int(c[0, 0, 0])), reverse=True)
+    if offset != (0, 0):
+        for c in found:
+            c += np.array(offset, np.int32)
+    return found
 
 
 def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -918,17 +1004,10 @@ def detect(
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
         x0, y0, x1, y1 = roi or (0, 0, sw, sh)
         # outer boundaries of every component, also of those lying inside another's hole
-        contours, hier = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE,
-                                          offset=(x0, y0))
-        if hier is None:
-            return
+        # (the paper masks' table may be peppered with holes: see outer_outlines)
         outlines: list[tuple[np.ndarray, _Rough | None]] = []
-        for c, parent in zip(contours, hier[0][:, 3].tolist(), strict=True):
-            if parent != -1 or len(c) < 16:
-                continue
+        for c in outer_outlines(m, min_px, (x0, y0), name in SPECKLED and _speckled(m)):
             x, y, w, h = cv2.boundingRect(c)
-            if w * h < min_px:
-                continue
             if (x <= 1) + (y <= 1) + (x + w >= sw - 1) + (y + h >= sh - 1) >= 3:
                 otsu_framed |= name == "otsu"
                 continue  # the table itself, framed by the picture's edges

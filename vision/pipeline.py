@@ -159,6 +159,11 @@ class RecognizerConfig:
     # region but detect_left_over x the smallest card area
     detect_skip_clear: bool = True
     detect_left_over: float = 0.25
+    # ... and where those cards cover every region of Otsu's mask on an evenly lit table,
+    # a region only a little darker than Otsu's threshold that reaches the frame's edge
+    # and is larger than detect_table_band x the median card is the table (its lighter
+    # part, in a light gradient): not looked in (0: always looked in)
+    detect_table_band: float = 3.0
     # the Otsu mask cut along edges is not searched inside plain Otsu regions that are one
     # card each (of single_area of the median, with single_min_cards of them), nor is any
     # outline of the other masks inside such a region's box made a card

@@ -96,7 +96,9 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
         return fit(*args, **kwargs)
 
     monkeypatch.setattr(det, "_rough_quad", counted)
-    on, off = RecognizerConfig(), RecognizerConfig(detect_skip_single=False)
+    # (the table's lighter part looked in too, as on a table that could hold a card there)
+    on = RecognizerConfig(detect_table_band=0.0)
+    off = RecognizerConfig(detect_skip_single=False, detect_table_band=0.0)
     calls = {"on": 0, "off": 0}
     for seed in (1000, 1004, 1035, 1044):
         frame = random_frame(seed, 12, 0, SynthConfig(width=1280, height=720))
@@ -117,3 +119,100 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
     # (measured 57 of 356; the cut mask's shortcut alone leaves 0.56 of the fitting, and
     # without a margin round the cards for the last-resort masks' outlines, 96)
     assert calls["on"] < 0.22 * calls["off"], calls
+
+
+def _speckled_mask(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A 0/255 mask of paper regions, some inside another's hole (cards in a table's
+    gap, frames printed in cards, nested down several levels), peppered with holes."""
+    mask = np.zeros((h, w), np.uint8)
+    for _ in range(int(rng.integers(1, 6))):
+        x0, y0 = int(rng.integers(0, w - 8)), int(rng.integers(0, h - 8))
+        x1, y1 = int(rng.integers(x0 + 8, w + 1)), int(rng.integers(y0 + 8, h + 1))
+        value = 255
+        while x1 - x0 > 6 and y1 - y0 > 6:
+            cv2.rectangle(mask, (x0, y0), (x1 - 1, y1 - 1), value, cv2.FILLED)
+            step = int(rng.integers(1, 5))
+            x0, y0, x1, y1 = x0 + step, y0 + step, x1 - step, y1 - step
+            value = 255 - value
+    holes = rng.random((h, w)) < rng.uniform(0.0, 0.08)
+    mask[holes] = 0
+    if rng.random() < 0.5:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def test_outlines_traced_level_by_level_are_the_two_level_traces() -> None:
+    """A mask peppered with holes has its outer outlines traced level by level (its
+    holes not followed one by one): the same outlines, point for point, in the same
+    order as the two-level trace, whatever the size asked for and the offset."""
+    from vision.detect import outer_outlines
+
+    rng = np.random.default_rng(11)
+    nested = 0
+    for _ in range(400):
+        h, w = int(rng.integers(16, 160)), int(rng.integers(16, 200))
+        mask = _speckled_mask(rng, h, w)
+        least = float(rng.choice([0.0, 16.0, 0.01 * h * w, 0.1 * h * w]))
+        offset = (int(rng.integers(0, 9)), int(rng.integers(0, 9)))
+        want = outer_outlines(mask, least, offset, speckled=False)
+        got = outer_outlines(mask, least, offset, speckled=True)
+        assert len(got) == len(want)
+        for a, b in zip(got, want, strict=True):
+            assert np.array_equal(a, b)
+        _, hier = cv2.findContours(mask, cv2.RETR_TREE, cv2.CHAIN_APPROX_NONE)
+        nested += hier is not None and int((hier[0][:, 3] != -1).sum()) > 1
+    assert nested > 200  # (components inside holes inside components, often)
+
+
+def test_a_paper_mask_peppered_with_holes_is_told_from_a_clean_one() -> None:
+    from vision.detect import _speckled
+
+    clean = np.zeros((450, 800), np.uint8)
+    clean[20:430, 30:770] = 255
+    for x in range(60, 700, 90):
+        clean[100:220, x : x + 60] = 0  # cards' worth of holes: few and large
+    assert not _speckled(clean)
+    rng = np.random.default_rng(5)
+    speckled = clean.copy()
+    speckled[rng.random(clean.shape) < 0.03] = 0
+    assert _speckled(speckled)
+    assert not _speckled(255 - clean)  # (mostly off: no table in it)
+
+
+def test_the_lighter_part_of_an_evenly_lit_table_is_not_looked_in() -> None:
+    """A light table lit from one side: its lighter part is a region only a little
+    darker than Otsu's threshold, which the cards found in Otsu's mask do not cover.  It
+    reaches the frame's edges and is many cards large: the table, not looked in with the
+    other masks (the frame counts as explained), and the same cards are found."""
+    from vision.synth import SynthConfig, random_frame
+
+    frame = random_frame(1000, 12, 0, SynthConfig(width=1280, height=720))
+    on, off = RecognizerConfig(), RecognizerConfig(detect_table_band=0.0)
+    explained_on: list[bool] = []
+    explained_off: list[bool] = []
+    quads_on, _ = detect(frame.image, on, [], None, [], explained_on)
+    quads_off, _ = detect(frame.image, off, [], None, [], explained_off)
+    assert explained_on == [True] and explained_off == [False]
+    assert len(quads_on) == len(quads_off) == 12
+    for a, b in zip(quads_on, quads_off, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_a_card_in_a_shadow_on_the_lighter_part_of_the_table_is_looked_for() -> None:
+    """A card in a shadow cast over it and the table round it, dimmer than Otsu's
+    threshold: a region of its own in that light band, not the table's lighter part --
+    looked in and read."""
+    from vision.synth import SynthConfig, random_frame
+
+    frame = random_frame(1000, 12, 0, SynthConfig(width=1280, height=720))
+    card = frame.cards[3]
+    corners = np.float32(card.corners)
+    h, w = frame.image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = corners.mean(axis=0)
+    reach = 0.9 * float(np.ptp(corners[:, 1]))
+    shade = np.clip(1.3 - np.hypot(xx - cx, yy - cy) / reach, 0, 1)
+    image = (frame.image * (1 - 0.25 * shade)[..., None]).clip(0, 255).astype(np.uint8)
+    said = {r.card.code for r in Recognizer().read(image) if r.card is not None}
+    assert card.card is not None and card.card.code in said
+    assert said <= {c.code for c in frame.playing_cards}
