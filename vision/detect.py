@@ -444,8 +444,60 @@ _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 # tables' paper masks at most 0.8%)
 SPECKLED = ("paper", "pale")
 SPECKLE_PX = 0.012
+# a box's colour is shrunk alone where the resize repeats itself every SHRINK_PERIOD
+# px or fewer, on frames up to SHRINK_SIDE px (see _Shrunk)
+SHRINK_PERIOD = 5
+SHRINK_SIDE = 2048
 EDGE_MARGIN = 16  # px around a box whose edges are made for the box alone (at detection scale)
 _NOISE_KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+
+
+class _Shrunk:
+    """The frame in colour as :func:`_shrink` shrinks it to ``size`` (the grey picture's):
+    made whole when first needed, or only round a box (:meth:`region`) where one linear
+    resize makes it and repeats itself every few pixels -- every P source pixels give Q,
+    Q at most ``SHRINK_PERIOD``, on frames up to ``SHRINK_SIDE`` px (1280 x 720 to 800 x
+    450: 8 give 5) -- then the part of the frame the box needs, from the start of its first
+    period to a whole period after it, is resized alone, which gives the box's pixels
+    exactly as the whole frame's resize does.  (A masks' box costs a tenth of the frame.)"""
+
+    def __init__(self, image: np.ndarray, scale: float, size: tuple[int, int]) -> None:
+        self.image = image
+        self.scale = scale
+        self.size = size
+        self._whole: np.ndarray | None = None
+        # (P, Q) along x and along y, when a box may be shrunk alone
+        self._periods: tuple[tuple[int, int], tuple[int, int]] | None = None
+        H, W = image.shape[:2]
+        w, h = size
+        if 0.5 <= scale < 1.0 and max(W, H) <= SHRINK_SIDE:
+            gx, gy = math.gcd(W, w), math.gcd(H, h)
+            px, py = (W // gx, w // gx), (H // gy, h // gy)
+            if max(px[1], py[1]) <= SHRINK_PERIOD:
+                self._periods = (px, py)
+
+    def whole(self) -> np.ndarray:
+        if self._whole is None:
+            self._whole = _shrink(self.image, self.scale)
+        return self._whole
+
+    def region(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """The shrunk frame inside ``box`` (x0, y0, x1, y1, in its pixels)."""
+        x0, y0, x1, y1 = box
+        if self.scale >= 1.0:
+            return self.image[y0:y1, x0:x1]  # (no shrinking at all)
+        w, h = self.size
+        if self._whole is not None or self._periods is None or (
+                2 * (x1 - x0) * (y1 - y0) > w * h):
+            return self.whole()[y0:y1, x0:x1]
+        (px, qx), (py, qy) = self._periods
+        # (an output pixel looks at no source pixel before its period's; the last of a
+        # period, with a weight of nothing or next to it, at the next period's first)
+        ax0, ay0 = x0 // qx * qx, y0 // qy * qy
+        ax1, ay1 = min(w, (-(-x1 // qx) + 1) * qx), min(h, (-(-y1 // qy) + 1) * qy)
+        part = self.image[ay0 * py // qy : ay1 * py // qy, ax0 * px // qx : ax1 * px // qx]
+        small = cv2.resize(part, (ax1 - ax0, ay1 - ay0), interpolation=cv2.INTER_LINEAR)
+        return np.asarray(small[y0 - ay0 : y1 - ay0, x0 - ax0 : x1 - ax0], dtype=np.uint8)
 
 
 class _Masks:
@@ -453,11 +505,9 @@ class _Masks:
     gives the whole extent of a card that lies apart) and Otsu cut along edges, then the
     others (:meth:`more`), which only a harder frame needs."""
 
-    def __init__(
-        self, gray: np.ndarray, colour: Callable[[], np.ndarray], cfg: RecognizerConfig
-    ) -> None:
-        self._colour = colour  # the frame in colour, at gray's size, made when first needed
-        self._small: np.ndarray | None = None
+    def __init__(self, gray: np.ndarray, colour: _Shrunk, cfg: RecognizerConfig) -> None:
+        self.colour = colour  # the frame in colour, at gray's size, made where needed
+        self._bright_mask: np.ndarray | None = None  # see _bright
         self.cfg = cfg
         self.gray = gray
         self.blur = cv2.GaussianBlur(gray, (5, 5), 0)
@@ -556,12 +606,6 @@ class _Masks:
                                                        cfg.local_offset), cv2.CMP_GT)
         return np.asarray(light, dtype=np.uint8)
 
-    @property
-    def small(self) -> np.ndarray:
-        if self._small is None:
-            self._small = self._colour()
-        return self._small
-
     def first(self) -> list[tuple[str, Callable[[], np.ndarray]]]:
         """The first masks, each made when called."""
         masks: list[tuple[str, Callable[[], np.ndarray]]] = []
@@ -586,7 +630,7 @@ class _Masks:
         faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
         if "paper" in cfg.detect_masks or "pale" in cfg.detect_masks:
             # light and unsaturated: card paper
-            hsv = cv2.cvtColor(self.small[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+            hsv = cv2.cvtColor(self.colour.region((x0, y0, x1, y1)), cv2.COLOR_BGR2HSV)
             unsaturated = _below(cv2.extractChannel(hsv, 1), cfg.max_card_saturation)
             paper = cv2.bitwise_and(_above(blur, max(otsu_t * 0.9, 60)), unsaturated)
             if "paper" in cfg.detect_masks:
@@ -655,6 +699,25 @@ class _Masks:
                 )
         return masks
 
+    def _bright(self, min_px: float) -> np.ndarray:
+        """1 where the dimmest mask would see paper (brighter than 0.8 of Otsu's
+        threshold), or on a table lit unevenly the "local" mask (made once a frame: the
+        cards found change, the picture does not)."""
+        if self._bright_mask is not None:
+            return self._bright_mask
+        left = _above(self.blur, self.otsu_t * 0.8, 1)
+        if "local" in self.cfg.detect_masks and self.shaded:
+            # ... or than the table round it, in a shadow: regions some two fifths of the
+            # smallest card across at least (not the light streaks of a wood grain), their
+            # pips closed over first
+            k = max(3, int(math.sqrt(min_px) / 2.5) | 1)
+            closed = cv2.morphologyEx(self.local_bright, cv2.MORPH_CLOSE, _DISK5)
+            opened = np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN,
+                                                 np.ones((k, k), np.uint8)), dtype=np.uint8)
+            left |= (opened > 0).view(np.uint8)
+        self._bright_mask = left
+        return left
+
     def left_over(
         self, quads: list[np.ndarray], min_px: float
     ) -> list[tuple[int, int, int, int]] | None:
@@ -667,16 +730,7 @@ class _Masks:
             return None
         cfg = self.cfg
         polys = [np.round(q).astype(np.int32) for q in quads]
-        left = _above(self.blur, self.otsu_t * 0.8, 1)
-        if "local" in self.cfg.detect_masks and self.shaded:
-            # ... or than the table round it, in a shadow: regions some two fifths of the
-            # smallest card across at least (not the light streaks of a wood grain), their
-            # pips closed over first
-            k = max(3, int(math.sqrt(min_px) / 2.5) | 1)
-            closed = cv2.morphologyEx(self.local_bright, cv2.MORPH_CLOSE, _DISK5)
-            opened = np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN,
-                                                 np.ones((k, k), np.uint8)), dtype=np.uint8)
-            left |= (opened > 0).view(np.uint8)
+        left = self._bright(min_px).copy()
         cv2.fillPoly(left, polys, 0)
         # the blurred rim around each card is no region of its own
         left = np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)
@@ -984,7 +1038,7 @@ def detect(
     opener = np.ones((3, 3), np.uint8)
     min_px = cfg.min_card_area * img_area
     blobs: list[np.ndarray] = []
-    masks = _Masks(small_gray, lambda: _shrink(image, want), cfg)
+    masks = _Masks(small_gray, _Shrunk(image, want, (sw, sh)), cfg)
     alone: set[int] = set()  # contours (ids) of quads that are whole Otsu regions
     shapes = _Shapes()  # boxes and areas of the quads compared below
     hulls: set[int] = set()  # contours (ids) of quads from the last-resort masks

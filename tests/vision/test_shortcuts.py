@@ -216,3 +216,32 @@ def test_a_card_in_a_shadow_on_the_lighter_part_of_the_table_is_looked_for() -> 
     said = {r.card.code for r in Recognizer().read(image) if r.card is not None}
     assert card.card is not None and card.card.code in said
     assert said <= {c.code for c in frame.playing_cards}
+
+
+def test_a_box_shrunk_alone_is_the_box_of_the_whole_frame_shrunk() -> None:
+    """The colour the paper masks need, shrunk for a box alone (the part of the frame it
+    needs, from the start of its first period to a period after it), pixel for pixel as
+    the whole frame shrunk: for every ratio whose resize repeats itself every 5 px or
+    fewer, and for frames shrunk otherwise (halved first, or not at all)."""
+    from fractions import Fraction
+
+    from vision.detect import _shrink, _Shrunk
+
+    rng = np.random.default_rng(17)
+    ratios = sorted({Fraction(p, q) for q in range(1, 6) for p in range(q, 2 * q + 1)})
+    sizes = [(1280, 720, 0.625), (1920, 1080, 800 / 1920), (640, 480, 1.0)]
+    for r in ratios:  # frames the detection scale shrinks by r along both sides
+        k = int(rng.integers(40, 1600 // (2 * r.numerator)))
+        sizes.append((r.numerator * 2 * k, r.numerator * k, float(1 / r)))
+    alone = 0
+    for W, H, scale in sizes:
+        image = rng.integers(0, 256, (H, W, 3), dtype=np.uint8)
+        whole = _shrink(image, scale)
+        h, w = whole.shape[:2]
+        for _ in range(25):
+            x0, y0 = int(rng.integers(0, w - 1)), int(rng.integers(0, h - 1))
+            x1, y1 = int(rng.integers(x0 + 1, w + 1)), int(rng.integers(y0 + 1, h + 1))
+            shrunk = _Shrunk(image, scale, (w, h))
+            assert np.array_equal(shrunk.region((x0, y0, x1, y1)), whole[y0:y1, x0:x1])
+            alone += shrunk._whole is None
+    assert alone > 0.6 * 25 * len(sizes)  # (most boxes were shrunk alone)
