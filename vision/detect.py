@@ -731,7 +731,10 @@ class _Masks:
         cfg = self.cfg
         polys = [np.round(q).astype(np.int32) for q in quads]
         left = self._bright(min_px).copy()
-        cv2.fillPoly(left, polys, 0)
+        for poly in polys:
+            # (one by one: polygons filled together leave where two overlap unfilled, and
+            # a court's printed frame, a quad inside its card's, is among the quads)
+            cv2.fillPoly(left, [poly], 0)
         # the blurred rim around each card is no region of its own
         left = np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)
         least = cfg.detect_left_over * min_px
@@ -745,7 +748,8 @@ class _Masks:
         card = median([quad_area(q) for q in quads])
         if cfg.detect_table_band > 0 and not self.shaded:
             otsu_left = self.otsu // 255
-            cv2.fillPoly(otsu_left, polys, 0)
+            for poly in polys:
+                cv2.fillPoly(otsu_left, [poly], 0)
             if cv2.countNonZero(cv2.erode(otsu_left, np.ones((5, 5), np.uint8))) < least:
                 band = cfg.detect_table_band * card
         # the regions, found at half resolution (a quarter of the pixels to label), and

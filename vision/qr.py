@@ -249,8 +249,8 @@ def finder_patterns(
     dark = cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, blk, offset
     )
-    if blank:
-        cv2.fillPoly(dark, [np.round(p).astype(np.int32).reshape(-1, 1, 2) for p in blank], 0)
+    for p in blank:  # (one by one: polygons filled together leave their overlap unfilled)
+        cv2.fillPoly(dark, [np.round(p).astype(np.int32).reshape(-1, 1, 2)], 0)
     contours, hier = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
     if hier is None:
         return []

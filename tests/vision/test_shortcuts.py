@@ -245,3 +245,38 @@ def test_a_box_shrunk_alone_is_the_box_of_the_whole_frame_shrunk() -> None:
             assert np.array_equal(shrunk.region((x0, y0, x1, y1)), whole[y0:y1, x0:x1])
             alone += shrunk._whole is None
     assert alone > 0.6 * 25 * len(sizes)  # (most boxes were shrunk alone)
+
+
+def test_a_courts_printed_frame_among_the_quads_leaves_nothing_to_look_at(monkeypatch) -> None:
+    """The quads the other masks are asked about include a court's printed frame, a quad
+    inside its card's: filled with the card's, the picture inside it is covered too (filled
+    together, two polygons' overlap stays unfilled, and the picture, darker than the paper
+    but not than the table, was looked at with every other mask for nothing)."""
+    import vision.detect as det
+
+    gray = np.full((450, 800), 40, np.uint8)
+    card = np.float32([[300, 100], [460, 100], [460, 330], [300, 330]])
+    frame = np.float32([[330, 140], [430, 140], [430, 290], [330, 290]])
+    cv2.fillPoly(gray, [card.astype(np.int32)], 235)
+    cv2.fillPoly(gray, [frame.astype(np.int32)], 150)  # the picture: lighter than the table
+    colour = cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+    masks = det._Masks(gray, det._Shrunk(colour, 1.0, (800, 450)), RecognizerConfig())
+    min_px = RecognizerConfig().min_card_area * gray.size
+    assert masks.left_over([card, frame], min_px) == []
+    assert masks.left_over([frame, card], min_px) == []
+
+    # a drawn frame of 12 cards apart, three of them courts: none of the other masks made
+    from vision.synth import SynthConfig, random_frame
+
+    made = [0]
+    more = det._Masks.more
+
+    def counted(self, roi=None):
+        made[0] += 1
+        return more(self, roi)
+
+    monkeypatch.setattr(det._Masks, "more", counted)
+    image = random_frame(1056, 12, 0, SynthConfig(width=1280, height=720)).image
+    explained: list[bool] = []
+    quads, _ = detect(image, RecognizerConfig(), [], None, [], explained)
+    assert len(quads) == 12 and explained == [True] and made[0] == 0
