@@ -743,10 +743,12 @@ class _Masks:
         # the table's lighter part: a region only a little darker than Otsu's threshold
         # (every region of Otsu's mask, paper as bright as the cards found, being
         # covered), reaching the frame's edge and much larger than a card, on a table lit
-        # evenly (in a shadow, a card may be as dim: see "local")
+        # evenly (in a shadow, a card may be as dim: see "local") where three cards or more
+        # are found, all of a size (one found short, the rest of it dimmer than the
+        # threshold, would be smaller: that rest may lie in the region)
         band = 0.0
         card = median([quad_area(q) for q in quads])
-        if cfg.detect_table_band > 0 and not self.shaded:
+        if cfg.detect_table_band > 0 and not self.shaded and _cards_of_a_size(quads, cfg):
             otsu_left = self.otsu // 255
             for poly in polys:
                 cv2.fillPoly(otsu_left, [poly], 0)
@@ -868,6 +870,23 @@ def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int,
                     break
         out.append((x0, y0, x1, y1))
     return out
+
+
+def _cards_of_a_size(quads: list[np.ndarray], cfg: RecognizerConfig) -> bool:
+    """Whether ``quads``, but those inside the box of a larger one (a court's printed
+    frame, among the candidates before they are picked), are ``single_min_cards`` or
+    more, each of an area within ``single_area`` of their median."""
+    boxes = [_box(q) for q in quads]
+    every = [abs(quad_area(q)) for q in quads]
+    areas = [a for b, a in zip(boxes, every, strict=True)
+             if not any(a < a2 and b[0] >= o[0] - 1 and b[1] >= o[1] - 1
+                        and b[2] <= o[2] + 1 and b[3] <= o[3] + 1
+                        for o, a2 in zip(boxes, every, strict=True))]
+    if len(areas) < cfg.single_min_cards:
+        return False
+    med = median(areas)
+    lo, hi = cfg.single_area
+    return all(lo * med <= a <= hi * med for a in areas)
 
 
 def _box(q: np.ndarray) -> tuple[float, float, float, float]:

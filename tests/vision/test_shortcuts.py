@@ -83,7 +83,7 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
     cards again, nor a last-resort mask's a little beyond it (the card's rim and shadow:
     such a quad would be dropped for the card found).  The same cards are found, as near
     their drawn corners (a tie between two tracings of one card may move a corner by a
-    pixel or two), for a sixth of the outline fitting the frame needs without the
+    pixel or two), for a quarter of the outline fitting the frame needs without the
     shortcuts."""
     import vision.detect as det
     from vision.synth import SynthConfig, random_frame
@@ -116,9 +116,10 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
             err_on = np.hypot(*(a[:, None] - drawn[None]).transpose(2, 0, 1)).min(1).max()
             err_off = np.hypot(*(b[:, None] - drawn[None]).transpose(2, 0, 1)).min(1).max()
             assert err_on <= err_off + 0.5
-    # (measured 57 of 356; the cut mask's shortcut alone leaves 0.56 of the fitting, and
-    # without a margin round the cards for the last-resort masks' outlines, 96)
-    assert calls["on"] < 0.22 * calls["off"], calls
+    # (measured 57 of 246 -- 356 while a court's printed frame among the quads sent the
+    # other masks to its card too; without a margin round the cards for the last-resort
+    # masks' outlines, 96)
+    assert calls["on"] < 0.25 * calls["off"], calls
 
 
 def _speckled_mask(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -280,3 +281,19 @@ def test_a_courts_printed_frame_among_the_quads_leaves_nothing_to_look_at(monkey
     explained: list[bool] = []
     quads, _ = detect(image, RecognizerConfig(), [], None, [], explained)
     assert len(quads) == 12 and explained == [True] and made[0] == 0
+
+
+def test_a_card_found_short_on_a_light_table_is_looked_for_whole() -> None:
+    """A lone card on a light grey table, its lower part dimmer than Otsu's threshold in a
+    noisy webcam picture: Otsu's mask gives the card cut short, the rest of it lies in the
+    light band with the table.  The table's lighter part is passed over only where three
+    cards or more of a size are found (the printed frame in the card aside): here the
+    other masks look, find the whole card, and it is read."""
+    import realdata
+
+    photo = next(p for p in realdata.photos("webcam-grey") if p.path.name == "data1-train20.jpg")
+    image = photo.image()
+    noise = np.random.default_rng(0).normal(0, 12, image.shape)
+    image = np.clip(image + noise, 0, 255).astype(np.uint8)
+    said = [r.card.code for r in Recognizer().read(image) if r.card is not None]
+    assert said == photo.cards == ["6D"]
