@@ -744,11 +744,13 @@ class _Masks:
         # (every region of Otsu's mask, paper as bright as the cards found, being
         # covered), reaching the frame's edge and much larger than a card, on a table lit
         # evenly (in a shadow, a card may be as dim: see "local") where three cards or more
-        # are found, all of a size (one found short, the rest of it dimmer than the
-        # threshold, would be smaller: that rest may lie in the region)
+        # are found, all of a size, each side of each a step down from paper to table (a
+        # card found short, cut where its paper falls below the threshold, the rest of it
+        # in that region, shows no step along the cut)
         band = 0.0
         card = median([quad_area(q) for q in quads])
-        if cfg.detect_table_band > 0 and not self.shaded and _cards_of_a_size(quads, cfg):
+        if (cfg.detect_table_band > 0 and not self.shaded and _cards_of_a_size(quads, cfg)
+                and _least_step(self.blur, quads) >= cfg.detect_band_step):
             otsu_left = self.otsu // 255
             for poly in polys:
                 cv2.fillPoly(otsu_left, [poly], 0)
@@ -870,6 +872,30 @@ def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int,
                     break
         out.append((x0, y0, x1, y1))
     return out
+
+
+def _least_step(img: np.ndarray, quads: list[np.ndarray], reach: float = 3.0) -> float:
+    """The least, over every side of the ``quads``, of how much darker ``img`` is ``reach``
+    px outside the side than as far inside it (the median of three places along it)."""
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    d = np.roll(q, -1, axis=1) - q
+    normal = np.stack([d[..., 1], -d[..., 0]], axis=-1)
+    normal /= np.maximum(1e-6, np.hypot(normal[..., 0], normal[..., 1]))[..., None]
+    inward = ((q + d / 2 - q.mean(axis=1, keepdims=True)) * normal).sum(axis=-1) < 0
+    normal *= np.where(inward, -reach, reach)[..., None]  # outwards, reach long
+    on = q[:, :, None, :] + d[:, :, None, :] * _STEP_ALONG[None, None, :, None]
+    h, w = img.shape[:2]
+
+    def grey(p: np.ndarray) -> NDArray[np.float32]:
+        x = np.clip(np.round(p[..., 0]).astype(np.int32), 0, w - 1)
+        y = np.clip(np.round(p[..., 1]).astype(np.int32), 0, h - 1)
+        return np.asarray(img[y, x], np.float32)
+
+    step = grey(on - normal[:, :, None, :]) - grey(on + normal[:, :, None, :])
+    return float(np.median(step, axis=2).min())
+
+
+_STEP_ALONG = np.array([0.25, 0.5, 0.75], np.float32)  # where along a side _least_step looks
 
 
 def _cards_of_a_size(quads: list[np.ndarray], cfg: RecognizerConfig) -> bool:

@@ -159,11 +159,15 @@ class RecognizerConfig:
     # region but detect_left_over x the smallest card area
     detect_skip_clear: bool = True
     detect_left_over: float = 0.25
-    # ... and where those cards cover every region of Otsu's mask on an evenly lit table,
-    # a region only a little darker than Otsu's threshold that reaches the frame's edge
-    # and is larger than detect_table_band x the median card is the table (its lighter
-    # part, in a light gradient): not looked in (0: always looked in)
+    # ... and where those cards, three or more of a size (single_min_cards, single_area),
+    # cover every region of Otsu's mask on an evenly lit table, a region only a little
+    # darker than Otsu's threshold that reaches the frame's edge and is larger than
+    # detect_table_band x the median card is the table (its lighter part, in a light
+    # gradient): not looked in (0: always looked in); only where each side of each card
+    # found steps down by detect_band_step grey levels from paper to table (a card cut
+    # short by the threshold, the rest of it in that region, does not along the cut)
     detect_table_band: float = 3.0
+    detect_band_step: float = 20.0
     # the Otsu mask cut along edges is not searched inside plain Otsu regions that are one
     # card each (of single_area of the median, with single_min_cards of them), nor is any
     # outline of the other masks inside such a region's box made a card
