@@ -175,6 +175,10 @@ class RecognizerConfig:
     # a quad more than this x the median area of the quads kept (three or more) is the
     # outline of a sheet or of a lighter part of the table, not a card
     table_area: float = 3.5
+    # a bright region of Otsu's mask that no card explains is read as a hand of overlapping
+    # cards, but not where it reaches two sides of the picture and is larger than this x
+    # the median card named (three or more named): the table's lighter part
+    blob_table_area: float = 6.0
     # cards edge to edge (vision.neighbours): beside each found card that is no region of
     # its own, the same card across each side is proposed where its border is paper
     # (neighbour_paper of the points neighbour_inset of a card's short side inside it are
@@ -1128,6 +1132,8 @@ class Recognizer:
                     # (a guess dropped may have been what covered a bright region)
                     self.frame_explained = False
             readings = _drop_doubles(raw)
+            named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
+            blobs = [b for b in blobs if not self._table_part(b, named_areas, bgr.shape)]
             if blobs and quads:
                 with self.stages("overlaps"):
                     readings += self.read_overlaps(pyr, quads, blobs, readings)
@@ -1135,7 +1141,6 @@ class Recognizer:
             # around several that could not be named
             # (an unread quad of a single card's size is one card, not an overlap: the
             # stage would cost a frame of separate cards time for little)
-            named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
             big = self.config.fan_quad_area * median(named_areas) if named_areas else 0
             regions = blobs + [np.array(r.corners, np.float32) for r in raw
                                if r.card is None and len(r.corners) == 4
@@ -1157,6 +1162,23 @@ class Recognizer:
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
+
+    def _table_part(
+        self, blob: np.ndarray, named_areas: list[float], shape: tuple[int, ...]
+    ) -> bool:
+        """Whether a bright region of Otsu's mask that no card explains (``blob``, picture
+        pixels) is the table's lighter part rather than a hand of overlapping cards: it
+        reaches two sides of the picture and is larger than ``blob_table_area`` x the
+        median card named (three or more named: ``named_areas``)."""
+        cfg = self.config
+        if len(named_areas) < cfg.single_min_cards:
+            return False
+        if float(cv2.contourArea(blob)) <= cfg.blob_table_area * median(named_areas):
+            return False
+        h, w = shape[:2]
+        x0, y0 = (float(v) for v in blob.min(axis=0))
+        x1, y1 = (float(v) for v in blob.max(axis=0))
+        return int(x0 <= 2) + int(y0 <= 2) + int(x1 >= w - 3) + int(y1 >= h - 3) >= 2
 
     def _whole_frame(self, pyr: _Pyramid, retry: bool = True) -> CardReading | None:
         """The picture read as one card that fills it (a photo cropped to the card), when
