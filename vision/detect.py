@@ -744,13 +744,15 @@ class _Masks:
         # (every region of Otsu's mask, paper as bright as the cards found, being
         # covered), reaching the frame's edge and much larger than a card, on a table lit
         # evenly (in a shadow, a card may be as dim: see "local") where three cards or more
-        # are found, all of a size, each side of each a step down from paper to table (a
-        # card found short, cut where its paper falls below the threshold, the rest of it
-        # in that region, shows no step along the cut)
+        # are found (a court's printed frame, inside its card, aside), all of a size, each
+        # side of each a step down from paper to table (a card found short, cut where its
+        # paper falls below the threshold, the rest of it in that region, shows no step
+        # along the cut)
         band = 0.0
         card = median([quad_area(q) for q in quads])
-        if (cfg.detect_table_band > 0 and not self.shaded and _cards_of_a_size(quads, cfg)
-                and _least_step(self.blur, quads) >= cfg.detect_band_step):
+        cards = _outer_quads(quads) if cfg.detect_table_band > 0 and not self.shaded else []
+        if (_cards_of_a_size(cards, cfg)
+                and _least_step(self.blur, cards) >= cfg.detect_band_step):
             otsu_left = self.otsu // 255
             for poly in polys:
                 cv2.fillPoly(otsu_left, [poly], 0)
@@ -898,18 +900,23 @@ def _least_step(img: np.ndarray, quads: list[np.ndarray], reach: float = 3.0) ->
 _STEP_ALONG = np.array([0.25, 0.5, 0.75], np.float32)  # where along a side _least_step looks
 
 
-def _cards_of_a_size(quads: list[np.ndarray], cfg: RecognizerConfig) -> bool:
-    """Whether ``quads``, but those inside the box of a larger one (a court's printed
-    frame, among the candidates before they are picked), are ``single_min_cards`` or
-    more, each of an area within ``single_area`` of their median."""
+def _outer_quads(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """``quads`` but those inside the box of a larger one (a court's printed frame, among
+    the candidates before they are picked)."""
     boxes = [_box(q) for q in quads]
     every = [abs(quad_area(q)) for q in quads]
-    areas = [a for b, a in zip(boxes, every, strict=True)
-             if not any(a < a2 and b[0] >= o[0] - 1 and b[1] >= o[1] - 1
-                        and b[2] <= o[2] + 1 and b[3] <= o[3] + 1
-                        for o, a2 in zip(boxes, every, strict=True))]
-    if len(areas) < cfg.single_min_cards:
+    return [q for q, b, a in zip(quads, boxes, every, strict=True)
+            if not any(a < a2 and b[0] >= o[0] - 1 and b[1] >= o[1] - 1
+                       and b[2] <= o[2] + 1 and b[3] <= o[3] + 1
+                       for o, a2 in zip(boxes, every, strict=True))]
+
+
+def _cards_of_a_size(quads: list[np.ndarray], cfg: RecognizerConfig) -> bool:
+    """Whether ``quads`` are ``single_min_cards`` or more, each of an area within
+    ``single_area`` of their median."""
+    if len(quads) < cfg.single_min_cards:
         return False
+    areas = [abs(quad_area(q)) for q in quads]
     med = median(areas)
     lo, hi = cfg.single_area
     return all(lo * med <= a <= hi * med for a in areas)
