@@ -876,15 +876,22 @@ def _merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int,
     return out
 
 
+def outward_normals(q: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The unit normals of the sides of quads ``q`` (N x 4 x 2, float32), pointing out of
+    each quad; ``d``: the sides, corner to next corner."""
+    normal = np.stack([d[..., 1], -d[..., 0]], axis=-1)
+    normal /= np.maximum(1e-6, np.hypot(normal[..., 0], normal[..., 1]))[..., None]
+    inward = ((q + d / 2 - q.mean(axis=1, keepdims=True)) * normal).sum(axis=-1) < 0
+    normal *= np.where(inward, -1.0, 1.0)[..., None]
+    return normal
+
+
 def _least_step(img: np.ndarray, quads: list[np.ndarray], reach: float = 3.0) -> float:
     """The least, over every side of the ``quads``, of how much darker ``img`` is ``reach``
     px outside the side than as far inside it (the median of three places along it)."""
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     d = np.roll(q, -1, axis=1) - q
-    normal = np.stack([d[..., 1], -d[..., 0]], axis=-1)
-    normal /= np.maximum(1e-6, np.hypot(normal[..., 0], normal[..., 1]))[..., None]
-    inward = ((q + d / 2 - q.mean(axis=1, keepdims=True)) * normal).sum(axis=-1) < 0
-    normal *= np.where(inward, -reach, reach)[..., None]  # outwards, reach long
+    normal = outward_normals(q, d) * reach
     on = q[:, :, None, :] + d[:, :, None, :] * _STEP_ALONG[None, None, :, None]
     h, w = img.shape[:2]
 
@@ -914,12 +921,18 @@ def _outer_quads(quads: list[np.ndarray]) -> list[np.ndarray]:
 def _cards_of_a_size(quads: list[np.ndarray], cfg: RecognizerConfig) -> bool:
     """Whether ``quads`` are ``single_min_cards`` or more, each of an area within
     ``single_area`` of their median."""
-    if len(quads) < cfg.single_min_cards:
-        return False
-    areas = [abs(quad_area(q)) for q in quads]
+    sized = _of_a_size([abs(quad_area(q)) for q in quads], cfg)
+    return bool(sized) and all(sized)
+
+
+def _of_a_size(areas: list[float], cfg: RecognizerConfig) -> list[bool]:
+    """Per area, whether it is within ``single_area`` of their median; none (an empty
+    list) with fewer than ``single_min_cards`` areas."""
+    if len(areas) < cfg.single_min_cards:
+        return []
     med = median(areas)
     lo, hi = cfg.single_area
-    return all(lo * med <= a <= hi * med for a in areas)
+    return [lo * med <= a <= hi * med for a in areas]
 
 
 def _box(q: np.ndarray) -> tuple[float, float, float, float]:
@@ -1020,14 +1033,11 @@ def _single_regions(
     ``single_area`` of their median (two cards side by side would make a region of about
     twice the area).  The cut mask, a part of Otsu's, only finds pieces of those cards,
     which lose to the whole card found in Otsu's (bigger, so first, and covering them)."""
-    if len(found) < cfg.single_min_cards:
-        return []
-    areas = [quad_area(q) for q, _ in found]
-    med = median(areas)
-    lo, hi = cfg.single_area
     out = []
-    for a, (_, c) in zip(areas, found, strict=True):
-        if lo * med <= a <= hi * med:
+    # (none with too few regions: zip stops at the empty list)
+    sized = _of_a_size([quad_area(q) for q, _ in found], cfg)
+    for one, (_, c) in zip(sized, found, strict=False):
+        if one:
             x, y, w, h = cv2.boundingRect(c)
             out.append((x, y, x + w, y + h))
     return out

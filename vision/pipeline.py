@@ -48,6 +48,7 @@ from vision.detect import (
     detect_quads,
     median,
     order_clockwise,
+    outward_normals,
     quad_area,
     quad_sides,
     to_bgr,
@@ -2007,11 +2008,7 @@ def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
     n_cards = len(q)
     reach = np.maximum(6.0, 0.08 * np.asarray(heights, np.float32))  # (N,)
     d = np.roll(q, -1, axis=1) - q
-    nrm = np.stack([d[..., 1], -d[..., 0]], axis=-1)
-    nrm /= np.maximum(1e-6, np.hypot(nrm[..., 0], nrm[..., 1]))[..., None]
-    # outward normals
-    out = ((q + d / 2 - q.mean(axis=1, keepdims=True)) * nrm).sum(axis=-1) < 0
-    nrm *= np.where(out, -1.0, 1.0)[..., None]
+    nrm = outward_normals(q, d)
     base = q[:, :, None, :] + d[:, :, None, :] * _BLUR_ALONG[None, None, :, None]
     across = _BLUR_ACROSS[None, :] * reach[:, None]  # (N, T)
     pts = (base[:, :, :, None, :]
