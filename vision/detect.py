@@ -620,28 +620,34 @@ class _Masks:
         return np.asarray(cv2.bitwise_and(self.otsu[y0:y1, x0:x1], self.not_edges_in(box)),
                           dtype=np.uint8)
 
-    def more(self, roi: tuple[int, int, int, int] | None = None) -> list[tuple[str, np.ndarray]]:
-        """The other masks, of the whole frame or of the box ``roi`` (x0, y0, x1, y1)."""
+    def more(
+        self, roi: tuple[int, int, int, int] | None = None, only: Sequence[str] | None = None
+    ) -> list[tuple[str, np.ndarray]]:
+        """The other masks, of the whole frame or of the box ``roi`` (x0, y0, x1, y1); of
+        those, only the ones named in ``only`` where given."""
         cfg, otsu_t = self.cfg, self.otsu_t
+        names = [n for n in cfg.detect_masks if only is None or n in only]
         x0, y0, x1, y1 = roi or (0, 0, self.blur.shape[1], self.blur.shape[0])
         blur = self.blur[y0:y1, x0:x1]
-        not_edges = self.not_edges if roi is None else self.not_edges_in(roi)
+        not_edges = self.blur  # (made below where a mask is cut along edges)
+        if any(n in names for n in ("paper", "local", "otsu2")):
+            not_edges = self.not_edges if roi is None else self.not_edges_in(roi)
         masks = []
         faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
-        if "paper" in cfg.detect_masks or "pale" in cfg.detect_masks:
+        if "paper" in names or "pale" in names:
             # light and unsaturated: card paper
             hsv = cv2.cvtColor(self.colour.region((x0, y0, x1, y1)), cv2.COLOR_BGR2HSV)
             unsaturated = _below(cv2.extractChannel(hsv, 1), cfg.max_card_saturation)
             paper = cv2.bitwise_and(_above(blur, max(otsu_t * 0.9, 60)), unsaturated)
-            if "paper" in cfg.detect_masks:
+            if "paper" in names:
                 masks.append(("paper", cv2.bitwise_and(paper, not_edges)))
-            if "pale" in cfg.detect_masks:
+            if "pale" in names:
                 # the same, not cut along edges but opened wider: on a busy table (a rug's
                 # colours and lattice) the edges of the pips and of the pattern cut a
                 # card's outline up, and specks of pale pattern join it; a disk of 5 px
                 # parts them again
                 masks.append(("pale", cv2.morphologyEx(paper, cv2.MORPH_OPEN, _DISK5)))
-        if "faint" in cfg.detect_masks:
+        if "faint" in names:
             # regions closed by faint edges (a white card on a light grey table)
             faint_edges = cv2.Canny(self.faint_source(blur), cfg.canny_faint[0],
                                     cfg.canny_faint[1])
@@ -652,7 +658,7 @@ class _Masks:
                     cv2.bitwise_and(cv2.bitwise_not(faint), _above(blur, otsu_t * 0.8)),
                 )
             )
-        if "closed" in cfg.detect_masks:
+        if "closed" in names:
             # Otsu's mask with its specks closed: a card in shadow, near the threshold,
             # comes out of a noisy camera as paper peppered with holes.  Where Otsu put
             # most of the picture on the bright side (it split ink from a light table and
@@ -662,7 +668,7 @@ class _Masks:
             if cv2.countNonZero(self.otsu) > 0.7 * self.otsu.size:
                 split = _above(blur, self.bright_split)
             masks.append(("closed", cv2.morphologyEx(split, cv2.MORPH_CLOSE, disk)))
-        if "hull" in cfg.detect_masks:
+        if "hull" in names:
             # the outlines of edges, filled: a card whose outline shows as an edge all
             # round (or nearly: a shadow may break it) though its paper is no brighter than
             # the table nor evenly lit
@@ -685,9 +691,9 @@ class _Masks:
                 if grow > 3:
                     hull = cv2.erode(hull, np.ones((grow - 2, grow - 2), np.uint8))
                 masks.append(("hull", hull))
-        if "local" in cfg.detect_masks and self.shaded:
+        if "local" in names and self.shaded:
             masks.append(("local", cv2.bitwise_and(self.local_bright[y0:y1, x0:x1], not_edges)))
-        if "otsu2" in cfg.detect_masks:
+        if "otsu2" in names:
             # a second Otsu split among the brighter pixels: card against a light table
             bright = self.blur[self.blur > otsu_t]
             if bright.size > 100:
@@ -717,6 +723,20 @@ class _Masks:
             left |= (opened > 0).view(np.uint8)
         self._bright_mask = left
         return left
+
+    def covered(
+        self, box: tuple[int, int, int, int], quads: list[np.ndarray], min_px: float
+    ) -> bool:
+        """Whether ``quads`` leave no paper in ``box`` (x0, y0, x1, y1) that :meth:`left_over`
+        would look at: what they leave of :meth:`_bright` there, its blurred rims eroded as
+        there, is less than the least region it keeps."""
+        x0, y0, x1, y1 = box
+        left = self._bright(min_px)[y0:y1, x0:x1].copy()
+        at = np.array([x0, y0], np.float32)
+        for q in quads:
+            cv2.fillPoly(left, [np.round(q - at).astype(np.int32)], 0)
+        left = cv2.erode(left, np.ones((5, 5), np.uint8))
+        return cv2.countNonZero(left) < 0.1 * self.cfg.detect_left_over * min_px
 
     def left_over(
         self, quads: list[np.ndarray], min_px: float
@@ -933,6 +953,15 @@ def _of_a_size(areas: list[float], cfg: RecognizerConfig) -> list[bool]:
     med = median(areas)
     lo, hi = cfg.single_area
     return [lo * med <= a <= hi * med for a in areas]
+
+
+def _joined(new: list[_Cand], found: list[_Cand], card: float, shapes: _Shapes,
+            cfg: RecognizerConfig) -> bool:
+    """Whether ``new`` is one quad of the size of ``card`` (within ``single_area`` of it)
+    that overlaps none of ``found``."""
+    lo, hi = cfg.single_area
+    return (len(new) == 1 and lo * card <= new[0][0] <= hi * card
+            and not any(shapes.overlap(t[1], new[0][1]) > 0.1 for t in found))
 
 
 def _box(q: np.ndarray) -> tuple[float, float, float, float]:
@@ -1198,8 +1227,25 @@ def detect(
     rois = masks.left_over([q for _, q, _ in cands], min_px) if cfg.detect_skip_clear else None
     if explained is not None:
         explained[:] = [rois == []]
+    # a card whose picture cut its paper in two in Otsu's mask (a court's, its picture
+    # reaching the card's edges) is left over in a box of its own, and the "closed" mask
+    # joins its pieces: made first there, where the cards found are of a size, and where it
+    # gives one quad of theirs, clear of them, and leaves no paper in the box uncovered,
+    # the other masks (some 2 ms a box, each finding that card again) are not made there
+    cards = [t[0] for t in cands if id(t[2]) in alone]
+    sized = (bool(_of_a_size(cards, cfg)) and cfg.detect_join_first
+             and "closed" in cfg.detect_masks)
     for roi in [None] if rois is None else rois:
-        for name, mask in masks.more(roi):
+        rest = None
+        if roi is not None and sized:
+            before = len(cands)
+            for name, mask in masks.more(roi, ("closed",)):
+                scan(name, mask, roi)
+            if _joined(cands[before:], cands[:before], median(cards), shapes, cfg) and (
+                    masks.covered(roi, [q for _, q, _ in cands], min_px)):
+                continue
+            rest = [n for n in cfg.detect_masks if n != "closed"]
+        for name, mask in masks.more(roi, rest):
             scan(name, mask, roi)
     if hulls:
         # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,

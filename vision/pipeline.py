@@ -169,6 +169,12 @@ class RecognizerConfig:
     # short by the threshold, the rest of it in that region, does not along the cut)
     detect_table_band: float = 3.0
     detect_band_step: float = 20.0
+    # ... and in a box left over where the cards found in Otsu's mask are three or more of
+    # a size, the "closed" mask is made first: where it gives one quad of their size,
+    # clear of them, and they and it leave no paper in the box (a card whose picture cut
+    # its paper in two in Otsu's mask, the pieces joined), the other masks are not made
+    # there (False: all are, always)
+    detect_join_first: bool = True
     # the Otsu mask cut along edges is not searched inside plain Otsu regions that are one
     # card each (of single_area of the median, with single_min_cards of them), nor is any
     # outline of the other masks inside such a region's box made a card

@@ -272,15 +272,101 @@ def test_a_courts_printed_frame_among_the_quads_leaves_nothing_to_look_at(monkey
     made = [0]
     more = det._Masks.more
 
-    def counted(self, roi=None):
+    def counted(self, roi=None, only=None):
         made[0] += 1
-        return more(self, roi)
+        return more(self, roi, only)
 
     monkeypatch.setattr(det._Masks, "more", counted)
     image = random_frame(1056, 12, 0, SynthConfig(width=1280, height=720)).image
     explained: list[bool] = []
     quads, _ = detect(image, RecognizerConfig(), [], None, [], explained)
     assert len(quads) == 12 and explained == [True] and made[0] == 0
+
+
+def _masks_made(monkeypatch) -> list[str]:
+    """The names of the other masks :func:`detect` makes from now on, in order."""
+    import vision.detect as det
+
+    made: list[str] = []
+    more = det._Masks.more
+
+    def counted(self, roi=None, only=None):
+        masks = more(self, roi, only)
+        made.extend(name for name, _ in masks)
+        return masks
+
+    monkeypatch.setattr(det._Masks, "more", counted)
+    return made
+
+
+def test_a_card_its_picture_cut_in_two_is_joined_by_the_closed_mask_alone(
+    crops, monkeypatch
+) -> None:
+    """A court whose picture runs to its edges is two regions of Otsu's mask, neither a
+    card: left over, in a box of its own.  The "closed" mask, made first there, joins
+    them into the card, which covers all the box holds: no other mask is made there
+    (without the shortcut, all five are, each box), and the same cards are found, within
+    a few pixels, and read the same."""
+    import frames
+
+    made = _masks_made(monkeypatch)
+    on, off = RecognizerConfig(), RecognizerConfig(detect_join_first=False)
+    for seed in (1, 3, 11, 20):  # (each frame holds one such court)
+        image, codes = frames.table_frame(crops, 12, seed=seed)
+        made.clear()
+        quads_on, _ = detect(image, on, [], None, [], [])
+        assert made == ["closed"]
+        made.clear()
+        quads_off, _ = detect(image, off, [], None, [], [])
+        assert made == ["paper", "pale", "faint", "closed", "hull"]
+        assert len(quads_on) == len(quads_off) == 12
+        for q in quads_on:
+            assert min(float(np.abs(q - b).max()) for b in quads_off) < 4.0
+        said_on = {r.card.code for r in Recognizer(on).read(image) if r.card is not None}
+        said_off = {r.card.code for r in Recognizer(off).read(image) if r.card is not None}
+        assert said_on == said_off == set(codes)
+
+
+def test_paper_the_joined_card_leaves_uncovered_is_looked_at_with_every_mask(
+    crops, monkeypatch
+) -> None:
+    """The same frame with a scrap of paper on the table beside such a court, in its box:
+    the joined card leaves paper uncovered, and the other masks are made there after all."""
+    import frames
+
+    made = _masks_made(monkeypatch)
+    image, codes = frames.table_frame(crops, 12, seed=11)
+    detect(image, RecognizerConfig(), [], None, [], [])
+    assert made == ["closed"]
+    scrap = image.copy()
+    cv2.rectangle(scrap, (70, 200), (120, 250), (235, 235, 235), cv2.FILLED)
+    made.clear()
+    quads, _ = detect(scrap, RecognizerConfig(), [], None, [], [])
+    assert made[0] == "closed" and {"paper", "faint", "hull"} <= set(made)
+    said = {r.card.code for r in Recognizer().read(scrap) if r.card is not None}
+    assert said == set(codes)
+
+
+def test_a_joined_card_is_one_quad_of_the_cards_size_clear_of_them() -> None:
+    """What the "closed" mask gives a box is taken for the card joined only as one quad,
+    of the size of the cards found (``single_area`` of their median), overlapping none."""
+    from vision.detect import _joined, _Shapes, quad_area
+
+    def cand(x: float, y: float, w: float = 50.0, h: float = 70.0):
+        q = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+        return (quad_area(q), q, q.reshape(-1, 1, 2))
+
+    cfg = RecognizerConfig()
+    found = [cand(0, 0), cand(100, 0), cand(200, 0)]
+    card = float(np.median([t[0] for t in found]))
+    shapes = _Shapes()
+    assert _joined([cand(300, 0)], found, card, shapes, cfg)
+    assert _joined([cand(300, 0, 48, 66)], found, card, shapes, cfg)
+    assert not _joined([], found, card, shapes, cfg)
+    assert not _joined([cand(300, 0), cand(300, 100)], found, card, shapes, cfg)
+    assert not _joined([cand(300, 0, 100, 70)], found, card, shapes, cfg)  # two cards' size
+    assert not _joined([cand(300, 0, 25, 70)], found, card, shapes, cfg)  # half a card's
+    assert not _joined([cand(220, 30)], found, card, shapes, cfg)  # over a card found
 
 
 def test_a_card_found_short_on_a_light_table_is_looked_for_whole() -> None:
