@@ -424,8 +424,9 @@ def blank(patch: np.ndarray, segs: np.ndarray, cfg: RecognizerConfig) -> np.ndar
     """The patch as the index reader is shown it: ink beyond the card's edges as the pose
     puts them (a neighbouring card's edge, the table) joined to the patch's border, which
     drops it (it is no glyph of this index), and the long straight edges painted over with
-    the paper's colour: a covering card's edge, often a dark line, beside a glyph would
-    otherwise be taken for a stroke of it (a 3 and a line read as a 10).  Whether such an
+    the paper's colour, each across the whole patch (``fan_paint_extend``): a covering
+    card's edge, often a dark line, beside a glyph would otherwise be taken for a stroke
+    of it (a 3 and a line read as a 10).  Whether such an
     edge cuts a glyph is judged on the patch itself (:func:`_cut_glyphs`)."""
     W, H = cfg.crop_size
     ox, oy = cfg.fan_corner_offset
@@ -434,7 +435,7 @@ def blank(patch: np.ndarray, segs: np.ndarray, cfg: RecognizerConfig) -> np.ndar
         gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         paper = patch[gray >= np.percentile(gray, 75)]
         colour = tuple(float(c) for c in np.median(paper, axis=0)) if len(paper) else (255.0,) * 3
-        ext = cfg.fan_cut_extend * patch.shape[0]
+        ext = cfg.fan_paint_extend * patch.shape[0]
         for sx0, sy0, sx1, sy1 in segs:
             u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
             u /= max(1e-6, float(np.hypot(*u)))

@@ -337,7 +337,12 @@ class RecognizerConfig:
     fan_cut_clear: float = 3.0  # ... and this near its ink (px of the patch) may cut it
     fan_cut_extend: float = 0.1  # (each straight piece of edge found taken this much, of
     # the patch height, further both ways: an edge is found in pieces)
-    fan_edge_paint: int = 3  # px: the edges are painted over this wide before reading
+    fan_edge_paint: int = 3  # px: the edges are painted over this wide before reading,
+    # each piece of edge found run on this much (of the patch height) both ways: across
+    # the whole patch (a covering card's side is straight; a piece of it left unpainted
+    # beside a rank, where the edge was not found, was cut with the rank as a stroke of
+    # it: a "2" read with a line beside it, and no card named)
+    fan_paint_extend: float = 2.0
     fan_factor: float = 1.0  # margin needed, times that of a whole card's single corner
     fan_rank_aspect: float = 1.0  # a rank glyph read wider than this x its height: no
     # ... nor one with blank columns between its parts this wide (x its height), for a 10

@@ -53,7 +53,8 @@ def test_covered_cards_are_read_and_never_misread(crops) -> None:
     assert with_fans[1] == without[1] >= 50
     # the stage reads far more of the covered corners than outline corners alone did
     assert with_fans[0] >= 3 * max(1, without[0]), (with_fans, without)
-    assert with_fans[0] >= 0.50 * with_fans[1], with_fans
+    # (measured 33 of 51)
+    assert with_fans[0] >= 0.60 * with_fans[1], with_fans
 
 
 def test_a_covered_card_is_marked_partial_with_a_card_shaped_quad(crops) -> None:
@@ -227,6 +228,21 @@ def test_a_covering_cards_edge_is_painted_out_before_reading() -> None:
     shown = blank(patch, segs, cfg)
     assert shown[100, 52:60].min() > 150  # the edge is gone ...
     assert shown[50, 25].max() < 60  # ... the glyph is not
+
+
+def test_a_covering_cards_edge_found_in_part_is_painted_out_across_the_patch() -> None:
+    """A covering card's edge found only in part (its line faint above the glyphs) is
+    painted out along the whole line: the part left beside the rank was cut with it as
+    a stroke (a row's 2H read with a line beside it, named nothing)."""
+    cfg = RecognizerConfig()
+    patch = np.full((154, 75, 3), 220, np.uint8)
+    patch[20:60, 20:40] = 30  # a rank glyph
+    cv2 = __import__("cv2")
+    cv2.line(patch, (56, 0), (56, 153), (60, 60, 60), 2)  # the covering card's edge ...
+    found = np.float32([[56, 80, 56, 130]])  # ... found only below the glyph
+    shown = blank(patch, found, cfg)
+    assert shown[12:150, 55:58].min() > 150  # the whole line is gone, above it too
+    assert shown[40, 30].max() < 60  # the glyph is not
 
 
 @pytest.mark.parametrize("hand", [("row", 8, 0.0, 0.2, 5.0), ("row", 17, 0.0, 0.23, 5.0)])
