@@ -269,9 +269,6 @@ class RecognizerConfig:
     # photos and frames checked, the middle changed no card read so from two corners
     # above 0.64: a looped Q read as an 8 from both corners stays below 0.65)
     centre_sure: float = 0.8
-    # of those, the ranks a card lying apart is named by from one index corner where its
-    # middle counts the rank's pips (the opposite corner is read otherwise)
-    counted_ranks: tuple[str, ...] = ("6", "8", "9", "A")
     # where a card's index sits: this share of its width and height from its top-left corner
     index_at: tuple[float, float] = (0.1, 0.13)
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
@@ -366,17 +363,24 @@ class RecognizerConfig:
     # way up too (seen at a steep slant along its length, a card looks wider than tall)
     other_way_up: bool = True
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
-    # the opposite index corner is read only when the first names the card with a lower
-    # confidence than this (both corners cost twice the time; above 1.0 always both) ...
-    second_corner_below: float = 0.6
-    # ... and only for a card lying apart (a region of its own in the Otsu mask), when the
-    # frame holds at least single_min_cards cards and its area is within single_area of
-    # their median: a quad around two overlapping cards shows one card at each index corner
+    # both index corners of every card are read.  A card lying apart (a region of its own
+    # in the Otsu mask, the frame holding at least single_min_cards cards, its area within
+    # single_area of their median -- a quad round two overlapping cards shows one card at
+    # each index corner -- and single_min_height px tall or more) is a card: one named from
+    # one index corner whose opposite shows none (a finger, glare, blur over it) needs
+    # only apart_lone_confidence, not lone_corner_min_confidence.  (Reading the opposite
+    # corner only where the first was unsure cost more than it saved: such a card's middle
+    # was looked at instead, for the ranks corners confuse and below 0.8.  Reading both,
+    # 12-card frames take some 0.5 ms less at the median and 1 ms at the slowest tenth;
+    # blurred frames name 2,872 cards where they named 2,806, none more wrongly; where a
+    # hard shadow or a spot of shade crosses a card, its shaded corner may now disagree
+    # with the lit one: 3 cards fewer of 576)
     single_min_cards: int = 3
     single_area: tuple[float, float] = (0.7, 1.4)
-    # ... and a card less tall than this (px) has both its index corners read: its index is
-    # a few px high, and one corner alone was misread (a K as an A, a 7 as a J)
+    # (a card less tall has an index a few px high: one corner alone was misread, a K as
+    # an A, a 7 as a J)
     single_min_height: float = 90.0
+    apart_lone_confidence: float = 0.6
     # a card less tall than this (px) is found but never named: its index is some 6 px high
     # (cards 59-61 px tall were misread 5 times in 200; none taller, in 1,400)
     min_card_height: float = 64.0
@@ -459,7 +463,7 @@ class RecognizerConfig:
     # its alternatives (two readings of different pictures agree); a card of which no
     # glyphs were cut at first (no alternatives: its small suit glyph may have run into a
     # big pip beside it) is read again only with the restorations of retry_unled, only
-    # when it lies apart and is of the usual size (see second_corner_below), and named
+    # when it lies apart and is of the usual size (see single_min_cards), and named
     # only when both its index corners name it (an outline that is no card's, or a card
     # with a printed code, may show one glyph-like shape)
     retry_unled: tuple[str, ...] = ("sharpen",)
@@ -1351,18 +1355,16 @@ class Recognizer:
     def _read_quads(
         self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None
     ) -> list[CardReading]:
-        """Read many cards, their corner glyphs scored in batches.  Both index corners of
-        a card must agree; but of a card that lies apart from the others, of the usual
-        size (not two cards taken for one), the opposite corner is read only when the
-        first does not name the card clearly (``second_corner_below``)."""
+        """Read many cards, their corner glyphs scored in batches: both index corners of
+        each card, which must agree (see ``apart_lone_confidence`` for a card lying
+        apart, ``apart``: each quad's flag from detection)."""
         cfg = self.config
         stages = self.stages
         size = (self.reader.pw, self.reader.ph)
         with stages("rectify"):
             warps = [_CornerWarp(pyr, q, cfg, size) for q in quads]
-            single = self._single_corner(quads, apart)
-            jobs = [(i, k + h) for i, w in enumerate(warps) for k in w.ways
-                    for h in ((0,) if single[i] else (0, 2))]
+            single = self._lying_apart(quads, apart)
+            jobs = [(i, k + h) for i, w in enumerate(warps) for k in w.ways for h in (0, 2)]
             patches = [warps[i].patch(k) for i, k in jobs]
         # the patches warped, kept for a card read again (retry_restore)
         warped = dict(zip(jobs, patches, strict=True))
@@ -1380,42 +1382,21 @@ class Recognizer:
             for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wide, faint=True),
                                  strict=True):
                 reads[i][k] = keep(i, k, r)
-        with stages("decide"):
-            # what decide() made of a card's first corner, kept for when that corner
-            # alone is its reading (the same reads give the same reading)
-            memo: dict[tuple[int, ...], CardReading] = {}
-            middles: dict[tuple[int, ...], Centre] = {}
-            again = [
-                (i, k + 2) for i, k in jobs
-                if single[i] and not self._clear(warps[i], reads[i], memo, pyr, middles)
-            ]
-        if again:
-            with stages("rectify"):
-                patches = [warps[i].patch(k) for i, k in again]
-            warped.update(zip(again, patches, strict=True))
-            with stages("read corners"):
-                wide = self._wider([(warps[i], k) for i, k in again])
-                for (i, k), r in zip(again, self.reader.read_patches(patches, wider=wide,
-                                                                     faint=True),
-                                     strict=True):
-                    reads[i][k] = keep(i, k, r)
-        tried: list[set[int]] = [set() for _ in quads]
-        for i, k in jobs + again:
-            tried[i].add(k)
         staged = []
-        for w, rd, t in zip(warps, reads, tried, strict=True):
+        for w, rd in zip(warps, reads, strict=True):
             mine = [rd[k] for k in range(4) if k % 2 in w.ways]
-            interps = self._interpret(w.q, w.sides, w.ways, mine, tried=t)
-            staged.append(self._stage(pyr, interps, False, memo, middles=middles))
+            staged.append(self._stage(pyr, self._interpret(w.q, w.sides, w.ways, mine), False))
         with stages("pip check"):
             score_centres([c for _, _, c in staged if c is not None], self.reader, self.config)
         with stages("decide"):
-            out = [self._decide_staged(*st) for st in staged]
+            out = [self._decide_staged(*st, lone_at=cfg.apart_lone_confidence if one else None)
+                   for st, one in zip(staged, single, strict=True)]
         smeared = [False] * len(out)
         if cfg.smear_ratio < 1.0:
             with stages("pip check"):
                 out, smeared = self._unsmeared(pyr, out, [c for _, _, c in staged],
-                                                  [len(b.reads) for b, _, _ in staged])
+                                                  [len(b.reads) for b, _, _ in staged],
+                                                  [[r.box for r in b.reads] for b, _, _ in staged])
         # whether a card whose corners show no index holds one of our codes, asked once
         coded: dict[int, bool] = {}
 
@@ -1498,14 +1479,16 @@ class Recognizer:
     def _unsmeared(
         self, pyr: _Pyramid, readings: list[CardReading], centres: list[Centre | None],
         corners_read: list[int] | None = None,
+        indices: list[list[tuple[int, int, int, int]]] | None = None,
     ) -> tuple[list[CardReading], list[bool]]:
         """``readings``, but no card where the card's outline is smeared (its edges more
         than ``smear_ratio`` of its height wide: out of focus, or moving) and the middle
         does not bear the card out (see :meth:`_bears_out`): a smeared 3 or 2 reads as a J
         or a 7 in both index corners, its pips run together.  ``centres``: each reading's
         middle where it was looked at already, else None; ``corners_read``: how many index
-        corners each reading rests on (two where not given).  Also, per reading, whether it
-        is smeared (for the re-read of one not named)."""
+        corners each reading rests on (two where not given); ``indices``: the boxes of the
+        index glyphs each reading rests on, for a middle looked at now.  Also, per reading,
+        whether it is smeared (for the re-read of one not named)."""
         looked = [i for i, r in enumerate(readings) if len(r.corners) == 4]
         smeared = [False] * len(readings)
         if not looked:
@@ -1525,7 +1508,8 @@ class Recognizer:
             if card is None or self._bears_out(
                     pyr, card, corners, centres[i], alternatives=readings[i].alternatives,
                     corners_read=2 if corners_read is None else corners_read[i],
-                    smear=0.0 if width is None or height <= 0 else width / height):
+                    smear=0.0 if width is None or height <= 0 else width / height,
+                    indices=() if indices is None else indices[i]):
                 continue
             r = readings[i]
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
@@ -1541,6 +1525,7 @@ class Recognizer:
         alternatives: Sequence[tuple[str, float]] = (),
         corners_read: int = 2,
         smear: float | None = None,
+        indices: Sequence[tuple[int, int, int, int]] = (),
     ) -> bool:
         """Whether the middle of a smeared card bears its reading out: its pips counted to
         the rank, and where they are pips, their shapes of the suit (a smeared 7H reads as a
@@ -1552,9 +1537,11 @@ class Recognizer:
         corners (``corners_read``, ``smear_court_corners``); and where the smear is wide, a
         club's or spade's suit only a margin over the other black suit in the reading's
         ``alternatives`` (``smear_black_margin``, ``smear_black_ratio``; ``smear``: the
-        edges' width over the card's height where measured already)."""
+        edges' width over the card's height where measured already).  ``indices``: the
+        boxes of the index glyphs read, for a middle looked at here (a pip near an index is
+        counted apart from it only where the index's box is known)."""
         if middle is None:
-            middle = self.centre(pyr, corners, False, True, restore)
+            middle = self.centre(pyr, corners, False, True, restore, indices)
         if card.rank not in middle.expected():
             return False
         if card.rank == "A" and middle.kind != "pips":
@@ -1571,7 +1558,7 @@ class Recognizer:
         if middle.pip_spread > self.config.smear_pip_spread:
             return False  # pips run together, and counted as one
         if middle.suit_scores is None:
-            middle = self.centre(pyr, corners, True, True, restore)
+            middle = self.centre(pyr, corners, True, True, restore, indices)
         if middle.suit_scores is None:
             return True  # no pip's shape to read (a grey picture's are read all the same)
         return SUIT_CLASSES[int(np.argmax(middle.suit_scores))] == card.suit.letter
@@ -1666,10 +1653,11 @@ class Recognizer:
             return denoise
         raise ValueError(f"unknown restoration {name!r}")
 
-    def _single_corner(self, quads: list[np.ndarray], apart: list[bool] | None) -> list[bool]:
-        """Per quad: whether one index corner may be enough (see :meth:`_read_quads`)."""
+    def _lying_apart(self, quads: list[np.ndarray], apart: list[bool] | None) -> list[bool]:
+        """Per quad: whether the card lies apart and is of the usual size, a card for sure
+        (see ``apart_lone_confidence``)."""
         cfg = self.config
-        if cfg.second_corner_below > 1.0 or apart is None or len(quads) < cfg.single_min_cards:
+        if apart is None or len(quads) < cfg.single_min_cards:
             return [False] * len(quads)
         areas = [abs(quad_area(q)) for q in quads]
         med = median(areas)
@@ -1677,49 +1665,6 @@ class Recognizer:
         least = cfg.single_min_height**2 * 5 / 7  # a 5:7 card that tall, in square px
         return [bool(a and lo * med <= s <= hi * med and s >= least)
                 for a, s in zip(apart, areas, strict=True)]
-
-    def _clear(
-        self,
-        w: _CornerWarp,
-        reads: list[CornerRead | None],
-        memo: dict[tuple[int, ...], CardReading] | None = None,
-        pyr: _Pyramid | None = None,
-        middles: dict[tuple[int, ...], Centre] | None = None,
-    ) -> bool:
-        """Whether the first index corner read names the card surely enough that the
-        opposite corner need not be read.  With ``pyr`` and ``middles``, a rank the corners
-        confuse but the middle counts (``counted_ranks``) is clear where the middle counts
-        it; the middle looked at is kept in ``middles``, by the reads' ids."""
-        mine = [reads[k] for k in range(4) if k % 2 in w.ways]
-        interps = None
-        if len(w.ways) == 1:
-            first = reads[w.ways[0]]
-            best_reads = [first] if first is not None else []
-        else:
-            interps = self._interpret(w.q, w.sides, w.ways, mine)
-            best_reads = interps[0].reads
-        if not best_reads:
-            return False
-        reading = self.decide(best_reads, (), alternatives=memo is not None)
-        key = tuple(map(id, best_reads))
-        if memo is not None:
-            memo[key] = reading
-        cfg = self.config
-        if (reading.card is None or reading.confidence < cfg.second_corner_below
-                or any(r.faint for r in best_reads)):
-            return False
-        rank = reading.card.rank
-        if rank not in cfg.centre_ranks:
-            return True
-        if pyr is None or middles is None or rank not in cfg.counted_ranks:
-            return False  # ranks the corners confuse: both corners must agree ...
-        # ... or the middle count the rank's pips (it would be looked at all the same)
-        best = (interps or self._interpret(w.q, w.sides, w.ways, mine))[0]
-        with self.stages("pip check"):
-            middle = self.centre(pyr, best.corners, self._want_suit(best.reads), False,
-                                 indices=[r.box for r in best.reads])
-        middles[key] = middle
-        return middle.kind == "pips" and middle.expected() == {rank}
 
     def _want_suit(self, reads: list[CornerRead]) -> bool:
         """Whether the pips' shapes are to be read too: the corners' suit is not clear."""
@@ -1736,24 +1681,15 @@ class Recognizer:
         pyr: _Pyramid,
         interps: list[_Interpretation],
         score: bool,
-        memo: dict[tuple[int, ...], CardReading] | None = None,
         restore: Callable[[np.ndarray], np.ndarray] | None = None,
-        middles: dict[tuple[int, ...], Centre] | None = None,
     ) -> tuple[_Interpretation, CardReading, Centre | None]:
         """The corners' reading of the best way up, and the centre if it is to be looked
-        at (its pips' shapes scored now, or later in a batch); ``memo`` and ``middles``:
-        readings and middles (pips' shapes not scored) made already from the same reads
-        (by :meth:`_clear`)."""
+        at (its pips' shapes scored now, or later in a batch)."""
         best = interps[0]
         corners = tuple((float(x), float(y)) for x, y in best.corners)
         if not best.reads:
             return best, CardReading(None, corners, 0.0), None
-        known = memo.get(tuple(map(id, best.reads))) if memo else None
-        if known is not None:
-            # decided already from these same reads (corners aside, which it passes on)
-            reading = CardReading(known.card, corners, known.confidence, known.alternatives)
-        else:
-            reading = self.decide(best.reads, corners)
+        reading = self.decide(best.reads, corners)
         centre = None
         cfg = self.config
         if cfg.use_centre and (
@@ -1762,18 +1698,18 @@ class Recognizer:
                 and (len(best.reads) < 2 or reading.confidence < cfg.centre_sure))
             or any(r.faint for r in best.reads)
         ):
-            centre = middles.get(tuple(map(id, best.reads))) if middles else None
-            if centre is None:
-                with self.stages("pip check"):
-                    centre = self.centre(pyr, best.corners, self._want_suit(best.reads),
-                                         score, restore, [r.box for r in best.reads])
-            elif score:
-                score_centres([centre], self.reader, cfg)
+            with self.stages("pip check"):
+                centre = self.centre(pyr, best.corners, self._want_suit(best.reads),
+                                     score, restore, [r.box for r in best.reads])
         return best, reading, centre
 
     def _decide_staged(
-        self, best: _Interpretation, reading: CardReading, centre: Centre | None
+        self, best: _Interpretation, reading: CardReading, centre: Centre | None,
+        lone_at: float | None = None,
     ) -> CardReading:
+        """The card a staged reading names, or none (the rules below); ``lone_at``: the
+        confidence a lone index corner needs, where lower than ``lone_corner_min_confidence``
+        (a card lying apart: ``apart_lone_confidence``)."""
         if centre is not None:
             reading = self.decide(best.reads, reading.corners, centre)
         if reading.card is not None and all(r.faint for r in best.reads) and not (
@@ -1794,7 +1730,8 @@ class Recognizer:
             # lobes and a spade's point look alike
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if best.lone and reading.card is not None and (
-            (reading.confidence < self.config.lone_corner_min_confidence
+            (reading.confidence < (self.config.lone_corner_min_confidence if lone_at is None
+                                   else min(lone_at, self.config.lone_corner_min_confidence))
              # (unless the middle counts the rank's pips, in a sharp picture of the card:
              # it stands for the other corner)
              and not (centre is not None and centre.counts(reading.card.rank)
@@ -1880,7 +1817,6 @@ class Recognizer:
         corners: tuple[tuple[float, float], ...],
         centre: Centre | None = None,
         strict: float = 1.0,
-        alternatives: bool = True,
     ) -> CardReading:
         # This runs some thirty times per frame on arrays of 4 and 15 scores: the sums are
         # made in numpy (float32, as the scores are), the orderings on plain lists.
@@ -1946,18 +1882,16 @@ class Recognizer:
         agree = rank_agree and suit_agree
         if not agree or veto or (ro[0] != corner_rank and not settled) or so[0] != corner_suit:
             conf = min(conf, 0.49) * 0.5
-        alts: tuple[tuple[str, float], ...] = ()
-        if alternatives:
-            # the pair sums in float32, as the scores are: two float32 values add exactly
-            # as doubles, and an array of C floats rounds each sum as float32 addition does
-            # (a few list operations: numpy costs more on nine numbers)
-            r3, s3 = ro[:3], so[:3]
-            sums = array("f", [rl[ri] + sl[si] for ri in r3 for si in s3]).tolist()
-            combos = sorted(zip([x / 2 for x in sums],
-                                [_NAMES[ri][si] for ri in r3 for si in s3], strict=True),
-                            reverse=True)
-            alts = tuple([(c, round(sc, 4) if sc > 0.0 else 0.0)
-                          for sc, c in combos[: cfg.max_alternatives]])
+        # the pair sums in float32, as the scores are: two float32 values add exactly as
+        # doubles, and an array of C floats rounds each sum as float32 addition does (a few
+        # list operations: numpy costs more on nine numbers)
+        r3, s3 = ro[:3], so[:3]
+        sums = array("f", [rl[ri] + sl[si] for ri in r3 for si in s3]).tolist()
+        combos = sorted(zip([x / 2 for x in sums],
+                            [_NAMES[ri][si] for ri in r3 for si in s3], strict=True),
+                        reverse=True)
+        alts = tuple([(c, round(sc, 4) if sc > 0.0 else 0.0)
+                      for sc, c in combos[: cfg.max_alternatives]])
         card = None
         if {so[0], so[1]} == {_CLUB, _SPADE}:
             sign = 1.0 if so[0] == _CLUB else -1.0
