@@ -484,16 +484,8 @@ def judge(
         dy = float(sp[:, 1].min() + sp[:, 1].max() - rp[:, 1].min() - rp[:, 1].max()) / 2
         if abs(math.degrees(math.atan2(dx, dy))) > cfg.fan_suit_slant:
             return "slant", None
-    if read.rank_mask is not None:
-        rh, rw = read.rank_mask.shape
-        top = RANK_CLASSES[int(np.argmax(read.rank_scores[: len(RANK_CLASSES)]))]
-        gap = cfg.fan_rank_gap[0 if top == "T" else 1]
-        parts = 2 if top == "T" else 1
-        if (rw > cfg.fan_rank_aspect * rh or rank_gap(read.rank_mask) > gap
-                or rank_parts(read.rank_mask, cfg.fan_rank_part) > parts):
-            return "wide", None  # glyphs of two cards side by side (a covering card's faint
-            # edge between them) taken for one rank: wider than any rank is tall, or in
-            # parts further apart than a 10's digits
+    if side_by_side(read, cfg):
+        return "wide", None
     if float(read.suit_scores.max()) < cfg.fan_min_suit:
         return "suit", None  # no suit under the rank: text on a page, not an index
     corners = tuple((float(x), float(y)) for x, y in p.quad)
@@ -505,6 +497,21 @@ def judge(
     if r.card is None or r.confidence < cfg.fan_min_confidence:
         return "margin", None
     return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
+
+
+def side_by_side(read: CornerRead, cfg: RecognizerConfig, wide: bool = True) -> bool:
+    """Whether the rank a covered corner's reading rests on is the glyphs of two cards side
+    by side (a covering card's faint edge between them) taken for one: in parts further
+    apart than a 10's digits, or more parts than its rank has; or, with ``wide``, wider
+    than any rank is tall (in the decks the limits were set on)."""
+    if read.rank_mask is None:
+        return False
+    rh, rw = read.rank_mask.shape
+    top = RANK_CLASSES[int(np.argmax(read.rank_scores[: len(RANK_CLASSES)]))]
+    gap = cfg.fan_rank_gap[0 if top == "T" else 1]
+    parts = 2 if top == "T" else 1
+    return bool((wide and rw > cfg.fan_rank_aspect * rh) or rank_gap(read.rank_mask) > gap
+                or rank_parts(read.rank_mask, cfg.fan_rank_part) > parts)
 
 
 def rank_parts(mask: np.ndarray, least: float) -> int:

@@ -1245,6 +1245,11 @@ class Recognizer:
                     whole_rank=True)[0]
                 if read is None or _edge_crosses(patch, read.box, cfg):
                     continue
+                if fan_stage.side_by_side(read, cfg, wide=False):
+                    # two cards' glyphs side by side, the edge between them too faint to
+                    # see (an A and a 3 read as a 10; a rank's width is left alone here:
+                    # some decks' square A or Q, or wide 10, are read on outlines' corners)
+                    continue
                 corners = tuple((float(x), float(y)) for x, y in q)
                 r = self.decide([read], corners, strict=cfg.overlap_factor)
                 if (

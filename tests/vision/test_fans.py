@@ -230,6 +230,17 @@ def test_a_covering_cards_edge_is_painted_out_before_reading() -> None:
     assert shown[50, 25].max() < 60  # ... the glyph is not
 
 
+def test_two_cards_glyphs_side_by_side_on_an_outline_corner_are_no_index(crops) -> None:
+    """A fan whose blob outline has a corner at an AC's index with the 3S's beside it, the
+    edge between the two cards too faint to be found: "A" and "3" were cut as one rank, a
+    10, with the 3S's spade under it -- a TS named where a TC lay.  A rank in parts further
+    apart than a 10's digits is two cards' glyphs, on an outline's corner as in the fan
+    stage."""
+    shown = _hand(crops, "fan", 130, 8, 0.26, 0.0)
+    said = [r.card.code for r in Recognizer().read(shown.frame) if r.card is not None]
+    assert set(said) <= set(shown.codes), (said, shown.codes)
+
+
 def test_a_covering_cards_edge_found_in_part_is_painted_out_across_the_patch() -> None:
     """A covering card's edge found only in part (its line faint above the glyphs) is
     painted out along the whole line: the part left beside the rank was cut with it as
