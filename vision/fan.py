@@ -317,14 +317,21 @@ def read_fans(
     quads: list[np.ndarray],
     regions: list[np.ndarray],
     readings: list[CardReading],
+    unsized: list[CardReading] | None = None,
 ) -> list[CardReading]:
     """Covered cards named from the index corners that show in ``regions`` (outlines,
     image pixels, of bright regions no card read explains).  Only named cards are
-    returned, each with ``partial`` set; none already named in ``readings``."""
+    returned, each with ``partial`` set; none already named in ``readings``.  The cards
+    named whole size the search, but those of ``unsized`` (the top cards of rows: 40 rows of
+    a jumbo-index deck, the covered corners sized from their glyphs, as where no card is
+    named, read 95 of 160; sized from the top cards, 48, and two covered 10s named 6s --
+    the search's index proportions are the phone deck's)."""
     cfg = rec.config
     named = [r for r in readings if r.card is not None and len(r.corners) == 4]
     named_quads = [np.array(r.corners, np.float32) for r in named]
-    card_h = card_height_from(named_quads)
+    skip = {id(r) for r in unsized or []}
+    card_h = card_height_from([q for q, r in zip(named_quads, named, strict=True)
+                               if id(r) not in skip])
     H = cfg.crop_size[1]
     # a card read whole covers whatever lies inside its outline; one read from a corner on
     # a blob's outline (its quad extrapolated from that corner over the cards on top of

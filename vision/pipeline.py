@@ -276,6 +276,9 @@ class RecognizerConfig:
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
     # by one, as top-left corners of cards the size of the whole cards found in the frame
     read_overlaps: bool = True
+    # the top card of a row whose outline is found as one card and not named: each end of
+    # the outline read as a card (see Recognizer._row_tops)
+    read_row_tops: bool = True
     max_overlap_corners: int = 16  # per blob
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
@@ -299,9 +302,12 @@ class RecognizerConfig:
     fan_glyph_height: tuple[float, float] = (0.45, 1.7)  # x the expected rank height ...
     fan_glyph_height_unsized: tuple[float, float] = (0.25, 1.7)  # ... without a whole card
     # the card's top edge beside the rank: points this far along it (of the card width)
-    # and this far beyond it (of the card height) must not be paper of the region
+    # and this far beyond it (of the card height) must not be paper of the region (0.05:
+    # the edge is put where the phone deck's index would have it, and a jumbo or large
+    # index sits lower -- 0.077 and 0.069 below the edge, not 0.045 -- so that 0.03 beyond
+    # it was the covered card's own paper once a whole card sized the search)
     fan_edge_probe: tuple[float, ...] = (0.05, 0.11)
-    fan_edge_out: float = 0.03
+    fan_edge_out: float = 0.05
     fan_pair_distance: tuple[float, float] = (0.8, 2.2)  # rank centre -> suit centre, x size
     fan_pair_ratio: tuple[float, float] = (0.45, 1.35)  # suit size / rank size
     fan_corner_offset: tuple[float, float] = (0.045, 0.045)  # rank's top-left from the corner
@@ -327,7 +333,10 @@ class RecognizerConfig:
     fan_snap_bands: tuple[tuple[float, float, float, float], ...] = (
         (0.02, 0.09, 0.10, 0.17), (0.05, 0.11, 0.12, 0.18))
     fan_edge_margin: float = 0.02  # ink this much (of the card) outside the rank is cut off
-    fan_box_tolerance: float = 0.025  # glyphs read this far (of the card height) off: no
+    # glyphs read this far (of the card height) from where the phone deck's index sits: not
+    # the pair the pose was made from (0.03: a large index sits 0.024 lower; 0.035 let a
+    # pair of glyphs in a frame moved 9 px be read as an AD, 0.05 a QH in a fan)
+    fan_box_tolerance: float = 0.03
     fan_rank_shift: float = 0.05  # nor a rank read this far from the glyph paired (of it)
     fan_suit_slant: float = 25.0  # nor a suit this many degrees off straight under the rank
     fan_edge_pad: int = 1  # px of the crop: a straight edge this near a glyph's box ...
@@ -579,6 +588,9 @@ def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: Recogn
         if ok:
             return True
     return False
+
+
+CARD_WIDTH_RATIO = 63.0 / 88.0  # a card's width over its height
 
 
 def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
@@ -1147,6 +1159,8 @@ class Recognizer:
                 if len(quads) < n_quads:
                     # (a guess dropped may have been what covered a bright region)
                     self.frame_explained = False
+            tops = self._row_tops(pyr, raw) if self.config.read_row_tops else []
+            raw = raw + tops
             readings = _drop_doubles(raw)
             named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
             blobs = [b for b in blobs if not self._table_part(b, named_areas, bgr.shape)]
@@ -1163,7 +1177,9 @@ class Recognizer:
                                and abs(_area(r.corners)) > big]
             if regions and self.config.read_fans:
                 with self.stages("fans"):
-                    readings += fan_stage.read_fans(self, pyr, quads, regions, readings)
+                    # (a row's top card does not size the search: see read_fans)
+                    readings += fan_stage.read_fans(self, pyr, quads, regions, readings,
+                                                    unsized=tops)
             readings = _under_none(readings, self.config)
             named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
@@ -1206,6 +1222,55 @@ class Recognizer:
         quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
         reading = self.read_quad(pyr, quad, retry)
         return reading if reading.card is not None else None
+
+    def _row_tops(self, pyr: _Pyramid, raw: list[CardReading]) -> list[CardReading]:
+        """The top cards of rows read as one card: the outline of a row of cards, each
+        covering most of the one before, has a card's shape (five cards a fifth of a width
+        apart make a card turned a quarter), and is found whole but not named.  The top
+        card fills one end of it, as wide as a card whose height is the row's short side:
+        each end is read as such a card, and one named from both its index corners, the
+        other end not, is taken, unless that card is named already (two cards edge to edge
+        taken for one: the end read is the card beside it, found whole).  Not where cards
+        are named and the outline is no larger than they are (``fan_quad_area``): a card
+        not named, whose ends would be read for nothing."""
+        out: list[CardReading] = []
+        named = [abs(_area(r.corners)) for r in raw if r.card is not None]
+        seen = {r.card.code for r in raw if r.card is not None}
+        least = self.config.fan_quad_area * median(named) if named else 0.0
+        for r in raw:
+            if r.card is not None or len(r.corners) != 4 or abs(_area(r.corners)) <= least:
+                continue
+            q = np.asarray(r.corners, np.float32)
+            sides = quad_sides(q)
+            # (k: the first of the two shorter opposite sides, the row's ends)
+            k = 0 if sides[0] + sides[2] < sides[1] + sides[3] else 1
+            ends = (k, k + 2)
+            length = (sides[k + 1] + sides[(k + 3) % 4]) / 2
+            height = (sides[k] + sides[k + 2]) / 2
+            t = CARD_WIDTH_RATIO * height / max(1e-6, length)
+            if not 0.3 <= t <= 0.85:
+                continue  # no room for another card beside it, or a card alone
+            found = []
+            for e in ends:
+                a, b = q[e], q[(e + 1) % 4]  # this end, along the quad's order
+                c, d = q[(e + 2) % 4], q[(e + 3) % 4]  # the far end (c after b, d after c)
+                quad = np.array([a, b, b + t * (c - b), a + t * (d - a)], np.float32)
+                reading, both = self._read_both(pyr, order_clockwise(quad))
+                if reading.card is not None and both:
+                    found.append(reading)
+            if len(found) == 1 and found[0].card is not None and found[0].card.code not in seen:
+                out.append(found[0])
+        return out
+
+    def _read_both(self, pyr: _Pyramid, quad: np.ndarray) -> tuple[CardReading, bool]:
+        """The card in ``quad`` and whether both its index corners name it."""
+        corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
+        ks = [k for k in range(4) if k % 2 in corner.ways]
+        reads = self.reader.read_patches([corner.patch(k) for k in ks],
+                                         wider=self._wider([(corner, k) for k in ks]))
+        staged = self._stage(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads),
+                             True)
+        return self._decide_staged(*staged), len(staged[0].reads) == 2
 
     def read_overlaps(
         self,
