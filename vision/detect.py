@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 import cv2
@@ -629,9 +629,10 @@ class _Masks:
         names = [n for n in cfg.detect_masks if only is None or n in only]
         x0, y0, x1, y1 = roi or (0, 0, self.blur.shape[1], self.blur.shape[0])
         blur = self.blur[y0:y1, x0:x1]
-        not_edges = self.blur  # (made below where a mask is cut along edges)
-        if any(n in names for n in ("paper", "local", "otsu2")):
-            not_edges = self.not_edges if roi is None else self.not_edges_in(roi)
+        @cache
+        def not_edges() -> np.ndarray:  # (made for the masks cut along edges only)
+            return self.not_edges if roi is None else self.not_edges_in(roi)
+
         masks = []
         faint_edges: np.ndarray | None = None  # the faint edges, for "faint" and "hull" both
         if "paper" in names or "pale" in names:
@@ -640,7 +641,7 @@ class _Masks:
             unsaturated = _below(cv2.extractChannel(hsv, 1), cfg.max_card_saturation)
             paper = cv2.bitwise_and(_above(blur, max(otsu_t * 0.9, 60)), unsaturated)
             if "paper" in names:
-                masks.append(("paper", cv2.bitwise_and(paper, not_edges)))
+                masks.append(("paper", cv2.bitwise_and(paper, not_edges())))
             if "pale" in names:
                 # the same, not cut along edges but opened wider: on a busy table (a rug's
                 # colours and lattice) the edges of the pips and of the pattern cut a
@@ -692,7 +693,8 @@ class _Masks:
                     hull = cv2.erode(hull, np.ones((grow - 2, grow - 2), np.uint8))
                 masks.append(("hull", hull))
         if "local" in names and self.shaded:
-            masks.append(("local", cv2.bitwise_and(self.local_bright[y0:y1, x0:x1], not_edges)))
+            masks.append(("local", cv2.bitwise_and(self.local_bright[y0:y1, x0:x1],
+                                                   not_edges())))
         if "otsu2" in names:
             # a second Otsu split among the brighter pixels: card against a light table
             bright = self.blur[self.blur > otsu_t]
@@ -701,7 +703,7 @@ class _Masks:
                     bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
                 )
                 masks.append(
-                    ("otsu2", cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges))
+                    ("otsu2", cv2.bitwise_and((blur > t2).astype(np.uint8) * 255, not_edges()))
                 )
         return masks
 

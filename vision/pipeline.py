@@ -1159,7 +1159,10 @@ class Recognizer:
                 if len(quads) < n_quads:
                     # (a guess dropped may have been what covered a bright region)
                     self.frame_explained = False
-            tops = self._row_tops(pyr, raw) if self.config.read_row_tops else []
+            tops: list[CardReading] = []
+            if self.config.read_row_tops:
+                with self.stages("fans"):
+                    tops = self._row_tops(pyr, raw)
             raw = raw + tops
             readings = _drop_doubles(raw)
             named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
@@ -1249,7 +1252,7 @@ class Recognizer:
             height = (sides[k] + sides[k + 2]) / 2
             t = CARD_WIDTH_RATIO * height / max(1e-6, length)
             if not 0.3 <= t <= 0.85:
-                continue  # no room for another card beside it, or a card alone
+                continue  # little more than one card long, or over three: no such row
             found = []
             for e in ends:
                 a, b = q[e], q[(e + 1) % 4]  # this end, along the quad's order
