@@ -590,9 +590,6 @@ def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: Recogn
     return False
 
 
-CARD_WIDTH_RATIO = 63.0 / 88.0  # a card's width over its height
-
-
 def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
     """Without the unread 'cards' that are about twice the size of the cards read: two
     touching cards taken for one (no index sits where one would)."""
@@ -1250,7 +1247,7 @@ class Recognizer:
             ends = (k, k + 2)
             length = (sides[k + 1] + sides[(k + 3) % 4]) / 2
             height = (sides[k] + sides[k + 2]) / 2
-            t = CARD_WIDTH_RATIO * height / max(1e-6, length)
+            t = fan_stage.CARD_ASPECT * height / max(1e-6, length)
             if not 0.3 <= t <= 0.85:
                 continue  # little more than one card long, or over three: no such row
             found = []
@@ -1258,22 +1255,13 @@ class Recognizer:
                 a, b = q[e], q[(e + 1) % 4]  # this end, along the quad's order
                 c, d = q[(e + 2) % 4], q[(e + 3) % 4]  # the far end (c after b, d after c)
                 quad = np.array([a, b, b + t * (c - b), a + t * (d - a)], np.float32)
-                reading, both = self._read_both(pyr, order_clockwise(quad))
-                if reading.card is not None and both:
-                    found.append(reading)
+                _, _, staged = self._stage_quad(pyr, order_clockwise(quad))
+                reading = self._decide_staged(*staged)
+                if reading.card is not None and len(staged[0].reads) == 2:
+                    found.append(reading)  # (named from both index corners)
             if len(found) == 1 and found[0].card is not None and found[0].card.code not in seen:
                 out.append(found[0])
         return out
-
-    def _read_both(self, pyr: _Pyramid, quad: np.ndarray) -> tuple[CardReading, bool]:
-        """The card in ``quad`` and whether both its index corners name it."""
-        corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
-        ks = [k for k in range(4) if k % 2 in corner.ways]
-        reads = self.reader.read_patches([corner.patch(k) for k in ks],
-                                         wider=self._wider([(corner, k) for k in ks]))
-        staged = self._stage(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads),
-                             True)
-        return self._decide_staged(*staged), len(staged[0].reads) == 2
 
     def read_overlaps(
         self,
@@ -1414,16 +1402,25 @@ class Recognizer:
     def read_quad(self, pyr: _Pyramid, quad: np.ndarray, retry: bool = True) -> CardReading:
         """Read the card whose corners are ``quad`` (image pixels, any order); one not
         named is read again from restored pictures (``retry_restore``), when ``retry``."""
+        corner, patches, staged = self._stage_quad(pyr, quad)
+        reading = self._decide_staged(*staged)
+        if (reading.card is None and retry and self.config.retry_restore
+                and reading.confidence < self.config.min_confidence):
+            reading = self._retry(pyr, corner, False, reading, False, patches)
+        return reading
+
+    def _stage_quad(
+        self, pyr: _Pyramid, quad: np.ndarray
+    ) -> tuple[_CornerWarp, list[np.ndarray], tuple[_Interpretation, CardReading, Centre | None]]:
+        """The card in ``quad`` read and staged (see :meth:`_stage`), with its corners' warp
+        and the index corners' patches read."""
         corner = _CornerWarp(pyr, quad, self.config, (self.reader.pw, self.reader.ph))
         ks = [k for k in range(4) if k % 2 in corner.ways]
         patches = [corner.patch(k) for k in ks]
         reads = self.reader.read_patches(patches, wider=self._wider([(corner, k) for k in ks]),
                                          faint=True)
-        reading = self._finish(pyr, self._interpret(corner.q, corner.sides, corner.ways, reads))
-        if (reading.card is None and retry and self.config.retry_restore
-                and reading.confidence < self.config.min_confidence):
-            reading = self._retry(pyr, corner, False, reading, False, patches)
-        return reading
+        interps = self._interpret(corner.q, corner.sides, corner.ways, reads)
+        return corner, patches, self._stage(pyr, interps, True)
 
     def _read_quads(
         self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None
@@ -1745,9 +1742,6 @@ class Recognizer:
         # the two best (float32 scalars, so that their difference is float32's too)
         s1, s2 = (suit.dtype.type(x) for x in sorted(suit.tolist())[-2:][::-1])
         return float(s1 - s2) < self.config.centre_suit_below
-
-    def _finish(self, pyr: _Pyramid, interps: list[_Interpretation]) -> CardReading:
-        return self._decide_staged(*self._stage(pyr, interps, True))
 
     def _stage(
         self,
