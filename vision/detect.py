@@ -732,13 +732,24 @@ class _Masks:
         """Whether ``quads`` leave no paper in ``box`` (x0, y0, x1, y1) that :meth:`left_over`
         would look at: what they leave of :meth:`_bright` there, its blurred rims eroded as
         there, is less than the least region it keeps."""
-        x0, y0, x1, y1 = box
-        left = self._bright(min_px)[y0:y1, x0:x1].copy()
-        at = np.array([x0, y0], np.float32)
-        for q in quads:
-            cv2.fillPoly(left, [np.round(q - at).astype(np.int32)], 0)
-        left = cv2.erode(left, np.ones((5, 5), np.uint8))
+        left = self._uncovered([np.round(q).astype(np.int32) for q in quads], min_px, box)
         return cv2.countNonZero(left) < 0.1 * self.cfg.detect_left_over * min_px
+
+    def _uncovered(
+        self, polys: list[np.ndarray], min_px: float, box: tuple[int, int, int, int] | None = None
+    ) -> np.ndarray:
+        """What of :meth:`_bright` the quads (``polys``: their corners rounded to whole
+        pixels) leave uncovered, the blurred rim round each card eroded away (it is no
+        region of its own); of the box ``box`` (x0, y0, x1, y1) alone where given."""
+        h, w = self.blur.shape
+        x0, y0, x1, y1 = box or (0, 0, w, h)
+        left = self._bright(min_px)[y0:y1, x0:x1].copy()
+        at = np.array([x0, y0], np.int32)
+        for poly in polys:
+            # (one by one: polygons filled together leave where two overlap unfilled, and
+            # a court's printed frame, a quad inside its card's, is among the quads)
+            cv2.fillPoly(left, [poly - at], 0)
+        return np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)
 
     def left_over(
         self, quads: list[np.ndarray], min_px: float
@@ -752,13 +763,7 @@ class _Masks:
             return None
         cfg = self.cfg
         polys = [np.round(q).astype(np.int32) for q in quads]
-        left = self._bright(min_px).copy()
-        for poly in polys:
-            # (one by one: polygons filled together leave where two overlap unfilled, and
-            # a court's printed frame, a quad inside its card's, is among the quads)
-            cv2.fillPoly(left, [poly], 0)
-        # the blurred rim around each card is no region of its own
-        left = np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)
+        left = self._uncovered(polys, min_px)
         least = cfg.detect_left_over * min_px
         if cv2.countNonZero(left) < least:
             return []
