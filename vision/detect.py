@@ -732,18 +732,21 @@ class _Masks:
         """Whether ``quads`` leave no paper in ``box`` (x0, y0, x1, y1) that :meth:`left_over`
         would look at: what they leave of :meth:`_bright` there, its blurred rims eroded as
         there, is less than the least region it keeps."""
-        left = self._uncovered([np.round(q).astype(np.int32) for q in quads], min_px, box)
+        left = self._uncovered(self._bright(min_px),
+                               [np.round(q).astype(np.int32) for q in quads], box)
         return cv2.countNonZero(left) < 0.1 * self.cfg.detect_left_over * min_px
 
     def _uncovered(
-        self, polys: list[np.ndarray], min_px: float, box: tuple[int, int, int, int] | None = None
+        self, mask: np.ndarray, polys: list[np.ndarray],
+        box: tuple[int, int, int, int] | None = None,
     ) -> np.ndarray:
-        """What of :meth:`_bright` the quads (``polys``: their corners rounded to whole
-        pixels) leave uncovered, the blurred rim round each card eroded away (it is no
-        region of its own); of the box ``box`` (x0, y0, x1, y1) alone where given."""
+        """What of ``mask`` (:meth:`_bright`, or Otsu's) the quads (``polys``: their corners
+        rounded to whole pixels) leave uncovered, the blurred rim round each card eroded
+        away (it is no region of its own); of the box ``box`` (x0, y0, x1, y1) alone where
+        given."""
         h, w = self.blur.shape
         x0, y0, x1, y1 = box or (0, 0, w, h)
-        left = self._bright(min_px)[y0:y1, x0:x1].copy()
+        left = mask[y0:y1, x0:x1].copy()
         at = np.array([x0, y0], np.int32)
         for poly in polys:
             # (one by one: polygons filled together leave where two overlap unfilled, and
@@ -763,7 +766,7 @@ class _Masks:
             return None
         cfg = self.cfg
         polys = [np.round(q).astype(np.int32) for q in quads]
-        left = self._uncovered(polys, min_px)
+        left = self._uncovered(self._bright(min_px), polys)
         least = cfg.detect_left_over * min_px
         if cv2.countNonZero(left) < least:
             return []
@@ -780,10 +783,7 @@ class _Masks:
         cards = _outer_quads(quads) if cfg.detect_table_band > 0 and not self.shaded else []
         if (_cards_of_a_size(cards, cfg)
                 and _least_step(self.blur, cards) >= cfg.detect_band_step):
-            otsu_left = self.otsu // 255
-            for poly in polys:
-                cv2.fillPoly(otsu_left, [poly], 0)
-            if cv2.countNonZero(cv2.erode(otsu_left, np.ones((5, 5), np.uint8))) < least:
+            if cv2.countNonZero(self._uncovered(self.otsu // 255, polys)) < least:
                 band = cfg.detect_table_band * card
         # the regions, found at half resolution (a quarter of the pixels to label), and
         # only in the box around what is left: labels and stats are the same in a window
