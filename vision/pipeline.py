@@ -590,6 +590,16 @@ def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: Recogn
     return False
 
 
+def _big_unread(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
+    """The quads found but not named that are larger than ``fan_quad_area`` x the median
+    card named (all of them where none is): outlines round several cards (a fanned hand, a
+    row), not one card that went unread."""
+    named = [abs(_area(r.corners)) for r in readings if r.card is not None]
+    least = cfg.fan_quad_area * median(named) if named else 0.0
+    return [r for r in readings
+            if r.card is None and len(r.corners) == 4 and abs(_area(r.corners)) > least]
+
+
 def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
     """Without the unread 'cards' that are about twice the size of the cards read: two
     touching cards taken for one (no index sits where one would)."""
@@ -1171,10 +1181,8 @@ class Recognizer:
             # around several that could not be named
             # (an unread quad of a single card's size is one card, not an overlap: the
             # stage would cost a frame of separate cards time for little)
-            big = self.config.fan_quad_area * median(named_areas) if named_areas else 0
-            regions = blobs + [np.array(r.corners, np.float32) for r in raw
-                               if r.card is None and len(r.corners) == 4
-                               and abs(_area(r.corners)) > big]
+            regions = blobs + [np.array(r.corners, np.float32)
+                               for r in _big_unread(raw, self.config)]
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     # (a row's top card does not size the search: see read_fans)
@@ -1234,12 +1242,8 @@ class Recognizer:
         are named and the outline is no larger than they are (``fan_quad_area``): a card
         not named, whose ends would be read for nothing."""
         out: list[CardReading] = []
-        named = [abs(_area(r.corners)) for r in raw if r.card is not None]
         seen = {r.card.code for r in raw if r.card is not None}
-        least = self.config.fan_quad_area * median(named) if named else 0.0
-        for r in raw:
-            if r.card is not None or len(r.corners) != 4 or abs(_area(r.corners)) <= least:
-                continue
+        for r in _big_unread(raw, self.config):
             q = np.asarray(r.corners, np.float32)
             sides = quad_sides(q)
             # (k: the first of the two shorter opposite sides, the row's ends)
