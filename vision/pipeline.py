@@ -224,6 +224,14 @@ class RecognizerConfig:
     club_notch_max: float = 0.3  # deeper dents are a spade's stalk under its lobes
     notch_penalty: float = 0.12
     notch_min_height: int = 12
+    # a black suit glyph's width at 30% of its height less its width at 10% (of its
+    # width): at least spade_widening -> not a club; at most club_widening -> not a spade
+    # (0.33 named a blurred drawn 6C, its lobes run together, a 6S; not weighed on a
+    # covered corner, read with whole_rank: a surer suit alone named a K whose stem the
+    # card over it hid a 7S)
+    spade_widening: float = 0.36
+    club_widening: float = 0.12
+    widening_penalty: float = 0.06
     # width of a suit glyph 12% below its top: heart's lobes at least heart_top, a
     # diamond's point at most diamond_top
     heart_top: float = 0.68
@@ -1005,7 +1013,8 @@ class IndexReader:
         the window: the "1" and the "0" both).  ``whole_rank``: a patch where such a glyph
         runs off the edge gives only what the wider patch reads (a covered corner, whose
         middle cannot bear its reading out: the "1" of a big "10" beside part of its "0"
-        read as a 6).  ``faint``: a patch showing no glyphs at the ink threshold is cut
+        read as a 6), and its suit is not weighed by how it widens (``spade_widening``).
+        ``faint``: a patch showing no glyphs at the ink threshold is cut
         again at a lighter one where its ink is red (``faint_ink``): only for the index
         corners of a whole card, whose middle can bear a reading from such cut-outs out
         (:meth:`Recognizer._decide_staged`)."""
@@ -1041,7 +1050,7 @@ class IndexReader:
             if wide[k] and int(np.argmax(rs[k])) != _TEN:
                 continue  # the wider patch is for a ten's "0" only
             glyph_cs = float(ss[k, _CLUB] - ss[k, _SPADE])
-            adjust_suit_scores(ss[k], smask, red, cfg)
+            adjust_suit_scores(ss[k], smask, red, cfg, widening=not whole_rank)
             cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
                             glyph_cs, faints[k])
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
@@ -2483,9 +2492,11 @@ _INK_CHROMA = 0.2
 
 
 def adjust_suit_scores(
-    scores: np.ndarray, mask: np.ndarray, red: float | None, cfg: RecognizerConfig
+    scores: np.ndarray, mask: np.ndarray, red: float | None, cfg: RecognizerConfig,
+    widening: bool = True,
 ) -> None:
-    """Colour and shape evidence on top of the glyph similarity (in place)."""
+    """Colour and shape evidence on top of the glyph similarity (in place); ``widening``:
+    how a black suit widens below its top counts too (see ``spade_widening``)."""
     # (element by element, on the suit indices worked out once: this runs for every suit
     # glyph cut out, and a whole-array operation costs more than a few float32 updates)
     if red is not None:
@@ -2501,6 +2512,14 @@ def adjust_suit_scores(
     elif tw <= cfg.diamond_top:
         scores[_HEART] -= cfg.notch_penalty
     if mask.shape[0] >= cfg.notch_min_height:
+        if widening and cfg.spade_widening > 0:
+            # a spade widens from its point to its lobes; a club's top lobe is round, as
+            # wide at a tenth of its height as at the waist below it
+            wider = top_width(mask, 0.3) - top_width(mask, 0.1)
+            if wider >= cfg.spade_widening:
+                scores[_CLUB] -= cfg.widening_penalty
+            elif wider <= cfg.club_widening:
+                scores[_SPADE] -= cfg.widening_penalty
         notch = side_notch(mask)
         if notch > cfg.club_notch_max:
             pass  # deeper than a club's waist: a spade's stalk meeting its lobes, no evidence

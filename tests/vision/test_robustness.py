@@ -430,3 +430,68 @@ def test_a_blurred_suit_run_into_the_pip_beside_it_is_cut_apart(rec: Recognizer)
         named += len(said)
         before += sum(1 for r in plain.read(blurred) if r.card is not None)
     assert named >= 62 and named >= before + 15, (named, before)
+
+
+def _suit_shape(kind: str) -> np.ndarray:
+    """A black suit glyph's mask, 30 px tall: a spade (a point widening to two lobes, a
+    stalk) or a club (three round lobes, a stalk)."""
+    m = np.zeros((30, 26), np.uint8)
+    if kind == "S":
+        cv2.fillPoly(m, [np.array([[13, 0], [26, 14], [0, 14]], np.int32)], 255)
+        cv2.circle(m, (7, 16), 6, 255, -1)
+        cv2.circle(m, (19, 16), 6, 255, -1)
+    else:
+        cv2.circle(m, (13, 6), 6, 255, -1)
+        cv2.circle(m, (6, 16), 6, 255, -1)
+        cv2.circle(m, (20, 16), 6, 255, -1)
+    cv2.fillPoly(m, [np.array([[13, 16], [18, 29], [8, 29]], np.int32)], 255)
+    return m
+
+
+@pytest.mark.parametrize(("kind", "favoured"), [("S", "S"), ("C", "C")])
+def test_a_spade_widens_from_its_point_and_a_clubs_top_lobe_does_not(
+    rec: Recognizer, kind: str, favoured: str
+) -> None:
+    """The club-or-spade evidence of a suit glyph's shape besides its waist: how much wider
+    it is at 30% of its height than at 10% (a spade's point widening to its lobes; a club's
+    round top lobe as wide there as at its waist).  Scores tied between club and spade are
+    moved towards the shape's suit, and by nothing with the cue off."""
+    import dataclasses
+
+    from vision.glyphs import SUIT_CLASSES
+    from vision.pipeline import adjust_suit_scores
+
+    mask = _suit_shape(kind)
+    club, spade = SUIT_CLASSES.index("C"), SUIT_CLASSES.index("S")
+    # (the waist's evidence off: club_notch out of reach, no_notch below any dent)
+    widening = dataclasses.replace(rec.config, club_notch=9.0, no_notch=-1.0)
+    scores = np.full(len(SUIT_CLASSES), 0.9, np.float32)
+    adjust_suit_scores(scores, mask, None, widening)
+    assert (scores[spade] > scores[club]) == (favoured == "S"), scores
+    off = np.full(len(SUIT_CLASSES), 0.9, np.float32)
+    adjust_suit_scores(off, mask, None, dataclasses.replace(widening, spade_widening=0.0))
+    assert off[spade] == off[club]
+
+
+def test_blurred_clubs_and_spades_are_told_apart_by_how_they_widen(rec: Recognizer) -> None:
+    """12-card frames of real crops out of focus (1.5 px): a small club or spade in the
+    index corner, blurred, scores about the same as either, and the card was not named; how
+    the glyph widens below its top (spade_widening, club_widening) now parts them: measured
+    89 and 99 of 120 named, 86 and 94 without it; none wrong (drawn frames, whose small
+    index suits tie most often: 698 of 720 against 693)."""
+    import dataclasses
+
+    import frames
+
+    plain = Recognizer(dataclasses.replace(rec.config, spade_widening=0.0))
+    named = before = 0
+    for folder in ("phone-scenes", "webcam-grey"):
+        crops = frames.card_crops(rec, realdata.photos(folder))
+        for seed in range(10):
+            image, truth = frames.table_frame(crops, 12, seed=seed)
+            blurred = cv2.GaussianBlur(image, (0, 0), 1.5)
+            said = [r.card.code for r in rec.read(blurred) if r.card is not None]
+            assert [c for c in said if c not in truth] == [], (folder, seed, said, truth)
+            named += len(said)
+            before += sum(1 for r in plain.read(blurred) if r.card is not None)
+    assert named >= 180 and named >= before + 4, (named, before)
