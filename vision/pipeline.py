@@ -269,6 +269,12 @@ class RecognizerConfig:
     # card's pips run together only its ink's: a share of such colour below this is no
     # picture
     picture_colour: float = 0.03
+    # a middle whose ink falls apart into no picture and no pips that count (a blurred
+    # court's picture, lighter parts above the ink threshold, its frame cut away as lines)
+    # is a picture where the box inside its margins shows at least this share of vivid
+    # yellow (the decks photographed: courts 0.11 and more, blurred or not; number cards
+    # 0.04 at most; a four-colour deck's blue and green pips none)
+    picture_yellow: float = 0.08
     # a court named where the middle shows such colourless ink ("plain": a small or
     # blurred 9 of clubs whose pips run together) needs at least this confidence
     plain_court_confidence: float = 0.9
@@ -1676,6 +1682,8 @@ class Recognizer:
                 return False
             if _black_margin(card, alternatives) >= self.config.smear_black_margin:
                 return True
+            if middle.apart:
+                return False  # blurred more than the outline shows (a drawn QC read QS)
             share = self._smear_share(corners) if smear is None else smear
             return share < self.config.smear_black_ratio
         if middle.pip_spread > self.config.smear_pip_spread:
@@ -2551,6 +2559,9 @@ class Centre:
     # the largest pip counted over the smallest (by area): two pips a blur runs together
     # count as one about twice the size
     pip_spread: float = 1.0
+    # a picture told by its yellow alone, its ink fallen apart (see ``picture_yellow``):
+    # blurred more than the card's outline may show
+    apart: bool = False
 
     def expected(self) -> set[str]:
         if self.kind == "pips":
@@ -2723,6 +2734,8 @@ def analyse_centre(
                                 for x0, y0, x1, y1 in big))
         return Centre("picture" if beside < 2 else "plain")
     if not pips or other:
+        if colour and _yellow_share(crop, paper, cfg) >= cfg.picture_yellow:
+            return Centre("picture", apart=True)
         return Centre("unknown")
     # the median pip area (whole pixel counts: as np.median gives it)
     areas = sorted(p[5] for p in pips)
@@ -2759,6 +2772,20 @@ def _coloured(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
     vivid = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue > 12)
              & (hue < 165))
     return bool(vivid.size) and float(np.count_nonzero(vivid)) >= cfg.picture_colour * vivid.size
+
+
+def _yellow_share(crop: np.ndarray, paper: float, cfg: RecognizerConfig) -> float:
+    """The share of the box inside a colour card crop's margins (15% of its width, 12% of
+    its height) that is vivid yellow: more saturated than card paper is
+    (``max_card_saturation``), not dark (against the ``paper``'s level), of hue 18 to 35
+    (OpenCV's half degrees)."""
+    H, W = crop.shape[:2]
+    hsv = cv2.cvtColor(crop[int(0.12 * H):int(0.88 * H), int(0.15 * W):int(0.85 * W)],
+                       cv2.COLOR_BGR2HSV)
+    hue, sat, val = cv2.split(hsv)
+    yellow = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue >= 18)
+              & (hue <= 35))
+    return float(np.count_nonzero(yellow)) / max(1, yellow.size)
 
 
 def _off_boxes(
