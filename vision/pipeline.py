@@ -2764,28 +2764,30 @@ def analyse_centre(
 def _coloured(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
               cfg: RecognizerConfig) -> bool:
     """Whether the box (x0, y0, x1, y1) of a colour card crop shows colours besides red
-    (``picture_colour``): more saturated than card paper is (``max_card_saturation``), not
-    dark (against the ``paper``'s level), of a hue other than red's."""
-    x0, y0, x1, y1 = box
-    hsv = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
-    hue, sat, val = cv2.split(hsv)
-    vivid = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue > 12)
-             & (hue < 165))
-    return bool(vivid.size) and float(np.count_nonzero(vivid)) >= cfg.picture_colour * vivid.size
+    (``picture_colour``): vivid (see :func:`_vivid_share`), of a hue other than red's."""
+    return _vivid_share(crop, box, paper, cfg, (13, 164)) >= cfg.picture_colour
 
 
 def _yellow_share(crop: np.ndarray, paper: float, cfg: RecognizerConfig) -> float:
     """The share of the box inside a colour card crop's margins (15% of its width, 12% of
-    its height) that is vivid yellow: more saturated than card paper is
-    (``max_card_saturation``), not dark (against the ``paper``'s level), of hue 18 to 35
-    (OpenCV's half degrees)."""
+    its height) that is vivid yellow (see :func:`_vivid_share`)."""
     H, W = crop.shape[:2]
-    hsv = cv2.cvtColor(crop[int(0.12 * H):int(0.88 * H), int(0.15 * W):int(0.85 * W)],
-                       cv2.COLOR_BGR2HSV)
+    box = (int(0.15 * W), int(0.12 * H), int(0.85 * W), int(0.88 * H))
+    return _vivid_share(crop, box, paper, cfg, (18, 35))
+
+
+def _vivid_share(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
+                 cfg: RecognizerConfig, hues: tuple[int, int]) -> float:
+    """The share of the box (x0, y0, x1, y1) of a colour card crop that is vivid: more
+    saturated than card paper is (``max_card_saturation``), not dark (against the
+    ``paper``'s level), of a hue from ``hues[0]`` to ``hues[1]`` (OpenCV's half degrees);
+    0.0 for an empty box."""
+    x0, y0, x1, y1 = box
+    hsv = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
-    yellow = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue >= 18)
-              & (hue <= 35))
-    return float(np.count_nonzero(yellow)) / max(1, yellow.size)
+    vivid = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue >= hues[0])
+             & (hue <= hues[1]))
+    return float(np.count_nonzero(vivid)) / vivid.size if vivid.size else 0.0
 
 
 def _off_boxes(

@@ -5,6 +5,7 @@ floors below (set a little under what was measured when they were written)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -111,20 +112,47 @@ def test_small_cards_are_never_misread(rec: Recognizer, folder: str) -> None:
     assert named >= 70, named  # measured 84 and 88 of 192
 
 
+Blur = Callable[[np.ndarray], np.ndarray]
+
+
+def _gauss(sigma: float) -> Blur:
+    """A picture out of focus: a Gaussian blur of ``sigma`` px."""
+    return lambda image: cv2.GaussianBlur(image, (0, 0), sigma)
+
+
+def _moved(px: int) -> Blur:
+    """A picture of cards moving: a blur ``px`` px long, sideways."""
+    kernel = np.zeros((px, px), np.float32)
+    kernel[px // 2, :] = 1.0 / px
+    return lambda image: cv2.filter2D(image, -1, kernel)
+
+
+def _named_blurred(rec: Recognizer, plain: Recognizer | None, folders: tuple[str, ...],
+                   seeds: int, blurs: tuple[Blur, ...]) -> tuple[int, int]:
+    """Cards named in 12-card frames of each folder's real crops (seeds 0 to ``seeds`` - 1)
+    changed by each of ``blurs``: by ``rec``, none wrong (asserted), and by ``plain``."""
+    import frames
+
+    named = before = 0
+    for folder in folders:
+        crops = frames.card_crops(rec, realdata.photos(folder))
+        for seed in range(seeds):
+            image, truth = frames.table_frame(crops, 12, seed=seed)
+            for blur in blurs:
+                picture = blur(image)
+                said = [r.card.code for r in rec.read(picture) if r.card is not None]
+                assert [c for c in said if c not in truth] == [], (folder, seed, said, truth)
+                named += len(said)
+                if plain is not None:
+                    before += sum(1 for r in plain.read(picture) if r.card is not None)
+    return named, before
+
+
 def test_blurred_frames_name_no_court_card_for_a_number(rec: Recognizer) -> None:
     """12-card frames of the webcam deck (2 to 9 only) out of focus: a blurred 4 or 3 in the
     corner looks like a J (three JC named in 12 frames); the pips in the middle are now
     looked at for every J, K and A too, and rule it out."""
-    import frames
-
-    crops = frames.card_crops(rec, realdata.photos("webcam-grey"))
-    named = 0
-    for seed in range(12):
-        image, truth = frames.table_frame(crops, 12, seed=seed)
-        blurred = cv2.GaussianBlur(image, (0, 0), 1.5)
-        said = [r.card.code for r in rec.read(blurred) if r.card is not None]
-        assert [c for c in said if c not in truth] == [], (seed, said, truth)
-        named += len(said)
+    named, _ = _named_blurred(rec, None, ("webcam-grey",), 12, (_gauss(1.5),))
     assert named >= 55, named  # measured 65 of 144
 
 
@@ -417,18 +445,8 @@ def test_a_blurred_suit_run_into_the_pip_beside_it_is_cut_apart(rec: Recognizer)
     wrong."""
     import dataclasses
 
-    import frames
-
     plain = Recognizer(dataclasses.replace(rec.config, merged_ink_darker=0.0))
-    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
-    named = before = 0
-    for seed in range(8):
-        image, truth = frames.table_frame(crops, 12, seed=seed)
-        blurred = cv2.GaussianBlur(image, (0, 0), 1.5)
-        said = [r.card.code for r in rec.read(blurred) if r.card is not None]
-        assert [c for c in said if c not in truth] == [], (seed, said, truth)
-        named += len(said)
-        before += sum(1 for r in plain.read(blurred) if r.card is not None)
+    named, before = _named_blurred(rec, plain, ("phone-scenes",), 8, (_gauss(1.5),))
     assert named >= 62 and named >= before + 15, (named, before)
 
 
@@ -481,19 +499,9 @@ def test_blurred_clubs_and_spades_are_told_apart_by_how_they_widen(rec: Recogniz
     index suits tie most often: 698 of 720 against 693)."""
     import dataclasses
 
-    import frames
-
     plain = Recognizer(dataclasses.replace(rec.config, spade_widening=0.0))
-    named = before = 0
-    for folder in ("phone-scenes", "webcam-grey"):
-        crops = frames.card_crops(rec, realdata.photos(folder))
-        for seed in range(10):
-            image, truth = frames.table_frame(crops, 12, seed=seed)
-            blurred = cv2.GaussianBlur(image, (0, 0), 1.5)
-            said = [r.card.code for r in rec.read(blurred) if r.card is not None]
-            assert [c for c in said if c not in truth] == [], (folder, seed, said, truth)
-            named += len(said)
-            before += sum(1 for r in plain.read(blurred) if r.card is not None)
+    named, before = _named_blurred(rec, plain, ("phone-scenes", "webcam-grey"), 10,
+                                   (_gauss(1.5),))
     assert named >= 180 and named >= before + 4, (named, before)
 
 
@@ -534,18 +542,6 @@ def test_blurred_courts_are_named_by_their_pictures_yellow(rec: Recognizer) -> N
     measured 186 and 171 of 240 named, 178 and 166 without picture_yellow; none wrong."""
     import dataclasses
 
-    import frames
-
     plain = Recognizer(dataclasses.replace(rec.config, picture_yellow=9.0))
-    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
-    moved = np.zeros((5, 5), np.float32)
-    moved[2, :] = 0.2
-    named = before = 0
-    for seed in range(20):
-        image, truth = frames.table_frame(crops, 12, seed=seed)
-        for blurred in (cv2.GaussianBlur(image, (0, 0), 1.5), cv2.filter2D(image, -1, moved)):
-            said = [r.card.code for r in rec.read(blurred) if r.card is not None]
-            assert [c for c in said if c not in truth] == [], (seed, said, truth)
-            named += len(said)
-            before += sum(1 for r in plain.read(blurred) if r.card is not None)
+    named, before = _named_blurred(rec, plain, ("phone-scenes",), 20, (_gauss(1.5), _moved(5)))
     assert named >= 340 and named >= before + 8, (named, before)
