@@ -539,7 +539,7 @@ def test_a_blurred_courts_picture_that_falls_apart_is_a_picture_by_its_yellow(
 
 def test_blurred_courts_are_named_by_their_pictures_yellow(rec: Recognizer) -> None:
     """12-card frames of the phone deck out of focus (1.5 px) or moved (5 px sideways):
-    measured 186 and 171 of 240 named, 178 and 166 without picture_yellow; none wrong."""
+    measured 186 and 170 of 240 named, 178 and 166 without picture_yellow; none wrong."""
     import dataclasses
 
     plain = Recognizer(dataclasses.replace(rec.config, picture_yellow=9.0))
