@@ -441,6 +441,9 @@ class RecognizerConfig:
     # a card under single_min_height named club or spade likewise (its suit glyph a few
     # pixels across: a 7C 74 px tall read as a 7S in both corners, the suits 0.048 apart)
     small_black_margin: float = 0.05
+    # any club or spade named by the corners' suit alone (no pip's shape read in the
+    # middle) needs them to prefer its suit to the other black one by this much
+    black_tie_margin: float = 0.04
     max_alternatives: int = 4
     # a card read from one index corner whose opposite corner was looked at and shows no
     # index is named only at or above this confidence: the outline of a row of cards, each
@@ -1856,6 +1859,12 @@ class Recognizer:
                 < self.config.small_black_margin):
             # a small club or spade: its suit glyph a few pixels across, where a club's
             # lobes and a spade's point look alike
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
+        if (reading.card is not None
+                and _black_margin(reading.card, reading.alternatives) < self.config.black_tie_margin
+                and (centre is None or centre.suit_scores is None)):
+            # a club or spade the corners hardly prefer to the other black suit, no pip's
+            # shape in the middle to settle it
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if best.lone and reading.card is not None and (
             (reading.confidence < (self.config.lone_corner_min_confidence if lone_at is None
