@@ -258,6 +258,10 @@ class RecognizerConfig:
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
     centre_size: tuple[int, int] = (125, 175)
+    # one blob alone in the middle (but for the indices), larger than a pip may be but at
+    # most this tall (of the crop's height), about as wide as tall and centred, of no
+    # court's colours, is an ace's pip (0: not looked for)
+    ace_pip_height: float = 0.45
     line_thickness: float = 0.02  # ink thinner than this (of the crop's height) on average
     index_zone: tuple[float, float] = (0.24, 0.5)  # corner boxes holding the indices (x, y)
     # ink in an index zone larger than the index read (by this factor, each way) is no index
@@ -2664,6 +2668,19 @@ def analyse_centre(
         if not colour or any(_coloured(crop, b, paper, cfg) for b in spans):
             return Centre("picture")
         return Centre("plain")
+    zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
+    if cfg.ace_pip_height > 0:
+        pip = _lone_pip(rows, W, H, mg, (zx, zy), cfg)
+        if pip is not None and not (colour and _coloured(crop, pip[1], paper, cfg)):
+            # one pip alone in the middle, larger than a pip may be: an ace's (looked at
+            # before long lines are cut out: its middle column is one)
+            if not want_suit:
+                return Centre("pips", 1)
+            px0, py0, px1, py1 = pip[1]
+            shape = (labels[py0:py1, px0:px1] == pip[0]).astype(np.uint8) * 255
+            red = (_redness(crop[py0:py1, px0:px1], shape, _paper_colour(crop, v, thr))
+                   if reader.colour else None)
+            return Centre("pips", 1, None, [shape], red)
     L = max(9, int(0.3 * H))
     if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
@@ -2672,7 +2689,6 @@ def analyse_centre(
             mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
             n, labels, stats = _components(mask)
             rows = stats.tolist()
-    zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     # the index boxes in both corners (whole pixels, one wider all round); no index glyph
     # is much larger than the index read
     boxes: list[tuple[int, int, int, int]] = []
@@ -2768,6 +2784,38 @@ def analyse_centre(
         if len(pip_masks) == 1 and reader.colour:
             red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
     return Centre("pips", len(same), None, pip_masks, red, spread)
+
+
+def _lone_pip(
+    rows: list[list[int]], W: int, H: int, rim: int, zone: tuple[float, float],
+    cfg: RecognizerConfig,
+) -> tuple[int, tuple[int, int, int, int]] | None:
+    """The label and box (x0, y0, x1, y1) of the one blob of ink in a card crop's middle
+    (``rows``: its components' statistics, the background's first) where it is an ace's
+    pip: every other blob at least 4% of the crop's height across lies in a corner's index
+    ``zone`` (x, y); this one clear of the crop's ``rim``, centred, about as wide as tall,
+    solid, taller than a pip may be (``pip_height``) and at most ``ace_pip_height``."""
+    zx, zy = zone
+    least = 0.04 * H
+    found = None
+    for i, (x, y, w, h, a) in enumerate(rows):
+        if i == 0 or (h < least and w < least):
+            continue
+        if (x + w <= zx or x >= W - zx) and (y + h <= zy or y >= H - zy):
+            continue  # an index
+        if found is not None:
+            return None
+        found = (i, (x, y, x + w, y + h), a)
+    if found is None:
+        return None
+    i, (x0, y0, x1, y1), a = found
+    w, h = x1 - x0, y1 - y0
+    if (x0 <= rim or y0 <= rim or x1 >= W - rim or y1 >= H - rim
+            or not cfg.pip_height[1] * H < h <= cfg.ace_pip_height * H
+            or not 0.6 * h <= w <= 1.4 * h or a < 0.3 * w * h
+            or abs(x0 + x1 - W) > 0.3 * W or abs(y0 + y1 - H) > 0.3 * H):
+        return None
+    return i, (x0, y0, x1, y1)
 
 
 def _coloured(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
