@@ -1858,17 +1858,16 @@ class Recognizer:
             # so small that its index is a few px high: a blur, not a glyph (a K read as an
             # A, a 3 as a 5, once in fifty such cards)
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
-        if (reading.card is not None and height < self.config.single_min_height
-                and _black_margin(reading.card, reading.alternatives)
-                < self.config.small_black_margin):
-            # a small club or spade: its suit glyph a few pixels across, where a club's
-            # lobes and a spade's point look alike
-            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
-        if (reading.card is not None
-                and _black_margin(reading.card, reading.alternatives) < self.config.black_tie_margin
-                and (centre is None or centre.suit_scores is None)):
-            # a club or spade the corners hardly prefer to the other black suit, no pip's
-            # shape in the middle to settle it
+        # the margin by which the corners must prefer a club or spade to the other black
+        # suit: a small card's (its suit glyph a few pixels across, where a club's lobes and
+        # a spade's point look alike), and any card's where no pip's shape in the middle
+        # settles it
+        black_need = max(
+            self.config.small_black_margin if height < self.config.single_min_height else 0.0,
+            self.config.black_tie_margin if centre is None or centre.suit_scores is None
+            else 0.0)
+        if (reading.card is not None and black_need > 0
+                and _black_margin(reading.card, reading.alternatives) < black_need):
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if best.lone and reading.card is not None and (
             (reading.confidence < (self.config.lone_corner_min_confidence if lone_at is None
@@ -2704,13 +2703,7 @@ def analyse_centre(
     least = 0.04 * H
     sizable = [(i, r) for i, r in enumerate(rows) if i and (r[3] >= least or r[2] >= least)]
     for i, (x, y, w, h, a) in sizable:
-        # (or one that starts in the zone's outer half and is centred in it: a blurred
-        # index glyph, or one of a quad found a little too large, spills over the zone)
-        in_left = x + w <= zx or (x < zx / 2 and 2 * x + w <= 2 * zx)
-        in_right = x >= W - zx or (x + w > W - zx / 2 and 2 * x + w >= 2 * (W - zx))
-        in_top = y + h <= zy
-        in_bottom = y >= H - zy
-        if (in_left or in_right) and (in_top or in_bottom):
+        if _in_index_zone(x, y, w, h, W, H, zx, zy):
             if w <= largest[0] and h <= largest[1]:
                 continue  # a corner index (it may touch the crop's rim: printed near the edge)
             # larger than the index read: a pip printed near the edge, where there is no
@@ -2786,6 +2779,16 @@ def analyse_centre(
     return Centre("pips", len(same), None, pip_masks, red, spread)
 
 
+def _in_index_zone(x: int, y: int, w: int, h: int, W: int, H: int, zx: float, zy: float
+                   ) -> bool:
+    """Whether the box (x, y, w, h) of a W x H card crop lies in a corner's index zone
+    (``zx`` wide, ``zy`` tall) -- or starts in the zone's outer half and is centred in it:
+    a blurred index glyph, or one of a quad found a little too large, spills over it."""
+    in_left = x + w <= zx or (x < zx / 2 and 2 * x + w <= 2 * zx)
+    in_right = x >= W - zx or (x + w > W - zx / 2 and 2 * x + w >= 2 * (W - zx))
+    return (in_left or in_right) and (y + h <= zy or y >= H - zy)
+
+
 def _lone_pip(
     rows: list[list[int]], W: int, H: int, rim: int, zone: tuple[float, float],
     cfg: RecognizerConfig,
@@ -2801,7 +2804,7 @@ def _lone_pip(
     for i, (x, y, w, h, a) in enumerate(rows):
         if i == 0 or (h < least and w < least):
             continue
-        if (x + w <= zx or x >= W - zx) and (y + h <= zy or y >= H - zy):
+        if _in_index_zone(x, y, w, h, W, H, zx, zy):
             continue  # an index
         if found is not None:
             return None
