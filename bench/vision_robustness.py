@@ -78,6 +78,24 @@ def slant(img: Image, t: float) -> Image:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def tilted(img: Image, degrees: float) -> Image:
+    """The table seen by a camera tilted ``degrees`` from looking straight down (a pinhole
+    as wide as the picture; the near edge at the bottom), scaled to fit the picture: the
+    far side shrinks and the whole picture is foreshortened top to bottom."""
+    h, w = img.shape[:2]
+    f = float(max(w, h))
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+    a = -np.radians(degrees)
+    r = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
+    hm = k @ r @ np.linalg.inv(k)
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]).reshape(-1, 1, 2)
+    out = cv2.perspectiveTransform(corners, hm).reshape(-1, 2)
+    lo, hi = out.min(axis=0), out.max(axis=0)
+    s = min(w / (hi[0] - lo[0]), h / (hi[1] - lo[1]))
+    fit = np.array([[s, 0, -lo[0] * s], [0, s, -lo[1] * s], [0, 0, 1]], np.float64)
+    return cv2.warpPerspective(img, fit @ hm, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
 def grey(img: Image) -> Image:
     return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
@@ -96,6 +114,8 @@ CHANGES: dict[str, Callable[[Image], Image]] = {
     "blur 2px": lambda i: cv2.GaussianBlur(i, (0, 0), 2),
     "noise 12": lambda i: noise(i, 12),
     "slant 0.2": lambda i: slant(i, 0.2),
+    "tilted 30": lambda i: tilted(i, 30),
+    "tilted 45": lambda i: tilted(i, 45),
     "grey": grey,
 }
 

@@ -313,6 +313,42 @@ def _finish_quad(
 ) -> tuple[NDArray[np.float32], float] | None:
     """:func:`_quad_from_contour`'s quad from its rough one and, where that cut off
     rounded corners, the quad ``fitted`` to its sides (:func:`refine_quads`)."""
+    return _finish_fitted(c, rough, cfg, fitted, 1.0)
+
+
+def _refit_quad(
+    c: np.ndarray, rough: _Rough, cfg: RecognizerConfig, fitted: np.ndarray | None
+) -> tuple[NDArray[np.float32], float] | None:
+    """For an outline :func:`_finish_quad` refused: the quad of lines fitted to its sides
+    (``fitted``, or fitted now), taken where ``refit_share`` of its outline runs along
+    the contour -- a small card seen at a slant, its index close to a corner: its far
+    side short, its corners round over several of that side's pixels, the polygon cut
+    them off by more than they are, and the ring of paper round its middle (a printed
+    frame, darker), broken where the index touches the card's edge, leaves the
+    polygon's sides off the outline.  Only a ring (not solid) whose polygon cut off at
+    least ``refit_cut`` of its hull and whose contour runs near the polygon's outline."""
+    if (cfg.refit_share >= 1.0 or rough[4] or rough[1] <= 0
+            or rough[2] / rough[1] < cfg.refit_cut or not _near_outline(c, rough[0])):
+        return None
+    if fitted is None:
+        fitted = refine_quad(c, rough[0])
+    return _finish_fitted(c, rough, cfg, fitted, cfg.refit_share)
+
+
+def _near_outline(c: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether the contour runs near nine tenths of the quad's outline (within twice the
+    tolerance :func:`_finish_fitted` allows a quad): a card's paper whose polygon is off
+    its sides, not a piece of something else, is worth its sides fitted."""
+    sides = quad_sides(quad)
+    return _outline_covered(c, quad, 2 * max(2.0, 0.02 * float(sides.max())), 0.9)
+
+
+def _finish_fitted(
+    c: np.ndarray, rough: _Rough, cfg: RecognizerConfig, fitted: np.ndarray | None,
+    share: float,
+) -> tuple[NDArray[np.float32], float] | None:
+    """:func:`_finish_quad` with ``fitted`` taken where at least ``share`` of its outline
+    runs along the contour."""
     quad, qa, hull_area, area, solid, _ = rough
     if fitted is not None:
         # the polygon's corners lie on the hull's rounded corners and cut them off (a
@@ -323,7 +359,7 @@ def _finish_quad(
         fitted = order_clockwise(fitted)
         fa = quad_area(fitted)
         tol = max(1.5, 0.015 * float(np.hypot(*(fitted[2] - fitted[0]))))
-        if 0.85 < hull_area / max(1e-6, fa) < 1.12 and _outline_covered(c, fitted, tol, 1.0):
+        if 0.85 < hull_area / max(1e-6, fa) < 1.12 and _outline_covered(c, fitted, tol, share):
             quad, qa = fitted, fa
     if qa <= 0 or not (0.85 < hull_area / qa < 1.12):
         return None
@@ -1145,6 +1181,7 @@ def detect(
     shapes = _Shapes()  # boxes and areas of the quads compared below
     hulls: set[int] = set()  # contours (ids) of quads from the last-resort masks
     paled: set[int] = set()  # ... of those, from the "pale" mask
+    refitted: set[int] = set()  # ... of quads of the other masks' refused outlines refitted
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -1192,13 +1229,20 @@ def detect(
         refits = iter(refine_quads([(c, rough[0]) for c, rough in outlines
                                     if rough is not None and rough[5]]))
         for c, rough in outlines:
-            r = None if rough is None else _finish_quad(
-                c, rough, cfg, next(refits) if rough[5] else None)
+            fit = next(refits) if rough is not None and rough[5] else None
+            r = None if rough is None else _finish_quad(c, rough, cfg, fit)
+            refit = None
+            if r is None and rough is not None and name not in LAST_RESORT:
+                # (taken, as a last-resort quad is, only where no other mask found the
+                # card: see free() below)
+                refit = r = _refit_quad(c, rough, cfg, fit)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle
             if r is not None:
                 cands.append((r[1], r[0], c))
-                if name == "otsu":
+                if refit is not None:
+                    refitted.add(id(c))
+                elif name == "otsu":
                     alone.add(id(c))
                 elif name in LAST_RESORT:
                     hulls.add(id(c))
@@ -1231,7 +1275,9 @@ def detect(
     # costs about a tenth of the frame's reading) are for cards touching one another or
     # barely brighter than the table, which leave bright regions that no quad covers:
     # only there are they looked at
-    rois = masks.left_over([q for _, q, _ in cands], min_px) if cfg.detect_skip_clear else None
+    # (a refitted quad is looked at again: the other masks may find its card better)
+    rois = masks.left_over([q for _, q, c in cands if id(c) not in refitted], min_px
+                           ) if cfg.detect_skip_clear else None
     if explained is not None:
         explained[:] = [rois == []]
     # a card whose picture cut its paper in two in Otsu's mask (a court's, its picture
@@ -1254,7 +1300,7 @@ def detect(
             rest = [n for n in cfg.detect_masks if n != "closed"]
         for name, mask in masks.more(roi, rest):
             scan(name, mask, roi)
-    if hulls:
+    if hulls or refitted:
         # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,
         # the table's grain, the cards beside it), a closed mask ("closed") or a widely
         # opened one ("pale") the card and the specks beside it: such a quad is taken
@@ -1263,7 +1309,7 @@ def detect(
         # much smaller than the cards found (a patch of texture).  The paper opened wide
         # first: it is the card's own paper, where the other two hold its shadow and
         # specks too (bigger, they would be picked before it)
-        others = [t for t in cands if id(t[2]) not in hulls]
+        others = [t for t in cands if id(t[2]) not in hulls and id(t[2]) not in refitted]
         least = cfg.hull_yield * max((t[0] for t in others), default=0.0)
 
         def free(t: _Cand, among: list[_Cand]) -> bool:
@@ -1283,8 +1329,13 @@ def detect(
             )
 
         pale = [t for t in cands if id(t[2]) in paled and free(t, others)]
-        cands = others + pale + [t for t in cands if id(t[2]) in hulls
-                                 and id(t[2]) not in paled and free(t, others + pale)]
+        kept_hulls = [t for t in cands if id(t[2]) in hulls and id(t[2]) not in paled
+                      and free(t, others + pale)]
+        taken = others + pale + kept_hulls
+        # a refitted quad is kept only where no other quad of about its size (not a frame
+        # or panel printed inside it) overlaps it, a better fit of that card
+        cands = taken + [t for t in cands if id(t[2]) in refitted and t[0] >= least and not any(
+            o[0] >= cfg.hull_yield * t[0] and shapes.overlap(o[1], t[1]) > 0.1 for o in taken)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])

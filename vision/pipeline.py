@@ -125,6 +125,11 @@ class RecognizerConfig:
     min_ring_solidity: float = 0.3  # a less solid blob must outline its whole hull
     min_rectangularity: float = 0.85
     max_side_ratio: float = 2.2
+    # a quad that fails the checks above, its polygon cutting off at least refit_cut of
+    # its convex hull's area, is tried again with lines fitted to its sides, taken where
+    # refit_share of its outline runs along the region's (1.0: never)
+    refit_cut: float = 1.05
+    refit_share: float = 0.9
     # a card's outline is also fitted from the four longest sides of its convex hull,
     # simplified to this share of its perimeter, when that gives back a corner cut off
     side_fit_eps: float = 0.006
