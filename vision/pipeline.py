@@ -259,10 +259,12 @@ class RecognizerConfig:
     # index corners that disagree on the suit are overruled by the centre's pips when their
     # shapes name the suit by this margin (on the rank, when the pips counted are its)
     centre_settles_suit: float = 0.03
-    # a club or spade named where the middle's pips, their shapes read, score the other
-    # black suit higher (by more than this) is not named: the pips are bigger than the
-    # index's suit glyph, which on a small card (some 110 px tall: the glyph 5 px across)
-    # makes a club's lobes look like a spade's point (None: not checked)
+    # a club or spade named where the middle's pips (two or more; an ace's one big pip
+    # is no index glyph's shape: drawn spade aces' scored the club a little higher),
+    # their shapes read, score the other black suit higher (by more than this) is not
+    # named: the pips are bigger than the index's suit glyph, which on a small card (some
+    # 110 px tall: the glyph 5 px across) makes a club's lobes look like a spade's point
+    # (None: not checked)
     centre_black_veto: float | None = 0.0
     single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
     # the middle of the card: pip count and pip shape as a cross-check
@@ -2047,7 +2049,7 @@ class Recognizer:
             sign = 1.0 if so[0] == _CLUB else -1.0
             if any(sign * r.club_over_spade < cfg.club_spade_margin for r in reads):
                 conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
-        if (cfg.centre_black_veto is not None and centre is not None
+        if (cfg.centre_black_veto is not None and centre is not None and centre.count >= 2
                 and centre.suit_scores is not None and so[0] in (_CLUB, _SPADE)):
             other = _SPADE if so[0] == _CLUB else _CLUB
             if float(centre.suit_scores[other] - centre.suit_scores[so[0]]) > cfg.centre_black_veto:
