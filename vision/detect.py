@@ -1234,7 +1234,7 @@ def detect(
             refit = None
             if r is None and rough is not None and name not in LAST_RESORT:
                 # (taken, as a last-resort quad is, only where no other mask found the
-                # card: see free() below)
+                # card: see below)
                 refit = r = _refit_quad(c, rough, cfg, fit)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle
@@ -1333,7 +1333,8 @@ def detect(
                       and free(t, others + pale)]
         taken = others + pale + kept_hulls
         # a refitted quad is kept only where no other quad of about its size (not a frame
-        # or panel printed inside it) overlaps it, a better fit of that card
+        # or panel printed inside it) overlaps it, a better fit of that card; and, as the
+        # others, not when much smaller than the cards found
         cands = taken + [t for t in cands if id(t[2]) in refitted and t[0] >= least and not any(
             o[0] >= cfg.hull_yield * t[0] and shapes.overlap(o[1], t[1]) > 0.1 for o in taken)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
