@@ -305,6 +305,10 @@ class RecognizerConfig:
     # photos and frames checked, the middle changed no card read so from two corners
     # above 0.64: a looped Q read as an 8 from both corners stays below 0.65)
     centre_sure: float = 0.8
+    # ... and always for a card shorter than this (px), whose index is a few px high (a
+    # drawn 5 of spades some 100 px tall, its "5" read as an 8 by both corners at 0.81: the
+    # pips counted rule the 8 out)
+    centre_small_height: float = 110.0
     # where a card's index sits: this share of its width and height from its top-left corner
     index_at: tuple[float, float] = (0.1, 0.13)
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
@@ -1844,6 +1848,7 @@ class Recognizer:
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks
                 and (len(best.reads) < 2 or reading.confidence < cfg.centre_sure))
             or any(r.faint for r in best.reads)
+            or _card_height(best.corners) < cfg.centre_small_height
         ):
             with self.stages("pip check"):
                 centre = self.centre(pyr, best.corners, self._want_suit(best.reads),
