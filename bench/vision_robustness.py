@@ -7,8 +7,8 @@ folders of shared/data) is read again after each change below, and the cards rea
 wrongly and missed are printed per change.  The changes stand for cameras, tables and
 light the photos do not show: turned pictures, small pictures, strong JPEG compression,
 dim and overexposed light, light falling off across the table, out-of-focus blur, sensor
-noise, a camera looking at the table at a slant, and a grey camera.  Numbers, not a test:
-a wrong card is the figure to watch (it must stay 0).
+noise, a camera looking at the table at a slant or tilted, light of another colour, and a
+grey camera.  Numbers, not a test: a wrong card is the figure to watch (it must stay 0).
 """
 
 from __future__ import annotations
@@ -96,6 +96,13 @@ def tilted(img: Image, degrees: float) -> Image:
     return cv2.warpPerspective(img, fit @ hm, (w, h), borderMode=cv2.BORDER_REPLICATE)
 
 
+def cast(img: Image, blue: float, green: float, red: float) -> Image:
+    """The picture under light of another colour: each channel scaled (a tungsten lamp's
+    warm light is weak in blue, a window's on an overcast day weak in red)."""
+    scaled = img.astype(np.float32) * np.float32([blue, green, red])
+    return np.clip(scaled, 0, 255).astype(np.uint8)
+
+
 def grey(img: Image) -> Image:
     return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
 
@@ -116,6 +123,8 @@ CHANGES: dict[str, Callable[[Image], Image]] = {
     "slant 0.2": lambda i: slant(i, 0.2),
     "tilted 30": lambda i: tilted(i, 30),
     "tilted 45": lambda i: tilted(i, 45),
+    "warm light": lambda i: cast(i, 0.4, 0.7, 1.0),
+    "cool light": lambda i: cast(i, 1.1, 0.95, 0.7),
     "grey": grey,
 }
 

@@ -43,6 +43,10 @@ CASES = [
     ("phone-scenes", "noise 12", 84),
     ("phone-scenes", "jpeg q30", 84),
     ("phone-scenes", "dim x0.45", 85),
+    # light of another colour (measured 64 and 85 under both, none wrong)
+    ("webcam-grey", "warm light", 63),
+    ("phone-scenes", "warm light", 84),
+    ("phone-scenes", "cool light", 84),
 ]
 
 
