@@ -116,6 +116,7 @@ CHANGES: dict[str, Callable[[Image], Image]] = {
     "400 px": lambda i: long_side(i, 400),
     "jpeg q30": lambda i: jpeg(i, 30),
     "dim x0.45": lambda i: gain(i, 0.45),
+    "dark x0.2": lambda i: gain(i, 0.2),
     "bright x1.5": lambda i: gain(i, 1.5),
     "light falloff": light_falloff,
     "blur 2px": lambda i: cv2.GaussianBlur(i, (0, 0), 2),

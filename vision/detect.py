@@ -580,18 +580,8 @@ class _Masks:
 
     @cached_property
     def noise(self) -> float:
-        """The sensor noise's standard deviation in grey levels (Immerkaer's estimate, with
-        the median of the absolute Laplacian-like response so that edges and texture count
-        less), from every 4th pixel of every 4th row (a picture's noise is no less plain
-        there, at a sixteenth of the cost)."""
-        sub = np.asarray(self.gray[::4, ::4], dtype=np.float32)
-        if min(sub.shape) < 8:
-            return 0.0
-        # |response| in whole levels (saturated at 255), its median read off a histogram
-        r = cv2.convertScaleAbs(cv2.filter2D(sub, -1, _NOISE_KERNEL))
-        cum = np.cumsum(cv2.calcHist([r], [0], None, [256], [0, 256]).ravel())
-        med = float(np.searchsorted(cum, cum[-1] / 2))
-        return med * 1.4826 / 6.0
+        """The sensor noise of the (shrunk) picture: see :func:`noise_sigma`."""
+        return noise_sigma(self.gray)
 
     def faint_source(self, blur: np.ndarray) -> np.ndarray:
         """The picture faint edges are looked for in: ``blur``, smoothed more when the
@@ -854,6 +844,21 @@ class _Masks:
         if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * h * w:
             return None  # as well look at everything at once
         return boxes
+
+
+def noise_sigma(gray: np.ndarray) -> float:
+    """The sensor noise's standard deviation in grey levels of ``gray`` (Immerkaer's
+    estimate, with the median of the absolute Laplacian-like response so that edges and
+    texture count less), from every 4th pixel of every 4th row (a picture's noise is no
+    less plain there, at a sixteenth of the cost)."""
+    sub = np.asarray(gray[::4, ::4], dtype=np.float32)
+    if min(sub.shape) < 8:
+        return 0.0
+    # |response| in whole levels (saturated at 255), its median read off a histogram
+    r = cv2.convertScaleAbs(cv2.filter2D(sub, -1, _NOISE_KERNEL))
+    cum = np.cumsum(cv2.calcHist([r], [0], None, [256], [0, 256]).ravel())
+    med = float(np.searchsorted(cum, cum[-1] / 2))
+    return med * 1.4826 / 6.0
 
 
 def _speckled(mask: np.ndarray) -> bool:

@@ -47,6 +47,7 @@ from vision.detect import (
     detect,
     detect_quads,
     median,
+    noise_sigma,
     order_clockwise,
     outward_normals,
     quad_area,
@@ -151,6 +152,15 @@ class RecognizerConfig:
     # with its specks closed), "hull" (edge outlines filled), "local" (lighter than round
     # it), "otsu2"
     detect_masks: tuple[str, ...] = ("otsu", "paper", "pale", "faint", "closed", "hull", "local")
+    # a picture whose cards' paper is darker than dim_paper grey levels (a dim room, a
+    # camera's exposure set by a lamp in view) is read brightened so that it stands at
+    # dim_target: the cards are found in it as taken, but their glyphs were cut only
+    # where the paper stood at 60 and more (0: never brightened) -- unless its noise is
+    # more than 1 / dim_snr of the paper's level: so noisy, brightened, a 9's pips ran into
+    # a picture and its index read as a Q
+    dim_paper: float = 110.0
+    dim_target: float = 200.0
+    dim_snr: float = 8.0
     # "local": lighter than the mean in a box round it (a quarter of the picture's short
     # side) by local_ratio x and local_offset grey levels -- a card in a shadow that
     # darkens the table round it too, below Otsu's threshold; made only where the table is
@@ -1236,7 +1246,18 @@ class Recognizer:
                 quads, blobs = detect(bgr, self.config, apart, self.frame_gray, guessed,
                                       explained)
                 self.frame_explained = bool(explained and explained[0])
-            raw = self._read_quads(pyr, quads, apart)
+                read_pyr, gray = pyr, self.frame_gray
+                if quads and self.config.dim_paper > 0:
+                    paper = _paper_level(gray, quads)
+                    if 0 < paper < self.config.dim_paper and (
+                            paper >= self.config.dim_snr * noise_sigma(gray)):
+                        # the cards found are read brightened (what else is looked for,
+                        # in the picture as taken)
+                        bright = cv2.convertScaleAbs(bgr, alpha=self.config.dim_target / paper)
+                        read_pyr = _Pyramid(bright)
+                        self.frame_gray = cv2.cvtColor(bright, cv2.COLOR_BGR2GRAY)
+            raw = self._read_quads(read_pyr, quads, apart)
+            self.frame_gray = gray
             if any(guessed):
                 # quads guessed beside the cards found count only when they name a card
                 n_quads = len(quads)
@@ -2149,6 +2170,31 @@ def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
     enough = np.count_nonzero(shown > 0, axis=1) >= 2
     return [float(w) if ok else None for w, ok in zip(second.tolist(), enough.tolist(),
                                                       strict=True)]
+
+
+# where a card's paper is sampled: a grid over the quad (fractions of its sides), its rim
+# left out: across (u), down (v) and what is left of the way down (1 - v)
+_PAPER_U, _PAPER_V = (g.reshape(-1, 1) for g in np.meshgrid(
+    np.linspace(0.08, 0.92, 7, dtype=np.float32), np.linspace(0.08, 0.92, 7, dtype=np.float32)))
+_PAPER_V1 = 1 - _PAPER_V
+
+
+def _paper_level(gray: np.ndarray, quads: list[np.ndarray]) -> float:
+    """How light the cards' paper is in ``gray``: the level three quarters of the way up
+    the levels of a 7 x 7 grid of points over each quad (the pips and pictures on a card
+    are darker; the table round it is not sampled); 0.0 without quads."""
+    if not quads:
+        return 0.0
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 1, 2)
+    a, b, c, d = q[:, 0], q[:, 1], q[:, 2], q[:, 3]
+    # (every quad's grid in one pass: corners blended, as a bilinear patch of the quad)
+    pts = _PAPER_V1 * (_PAPER_U * (b - a) + a) + _PAPER_V * (_PAPER_U * (c - d) + d)
+    h, w = gray.shape[:2]
+    xs = np.clip(pts[..., 0].astype(np.intp), 0, w - 1)
+    ys = np.clip(pts[..., 1].astype(np.intp), 0, h - 1)
+    levels = gray[ys, xs].reshape(-1)
+    k = (3 * (len(levels) - 1)) // 4
+    return float(np.partition(levels, k)[k])
 
 
 def _card_height(corners: np.ndarray) -> float:
