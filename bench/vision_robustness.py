@@ -118,6 +118,7 @@ CHANGES: dict[str, Callable[[Image], Image]] = {
     "dim x0.45": lambda i: gain(i, 0.45),
     "dark x0.2": lambda i: gain(i, 0.2),
     "bright x1.5": lambda i: gain(i, 1.5),
+    "bright x2.5": lambda i: gain(i, 2.5),
     "light falloff": light_falloff,
     "blur 2px": lambda i: cv2.GaussianBlur(i, (0, 0), 2),
     "noise 12": lambda i: noise(i, 12),

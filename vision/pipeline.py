@@ -672,10 +672,12 @@ def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[Card
     A whole card's quad that holds another whole card named is the outline of several (a
     row of cards and the top one on it).  A covered card's index (at ``index_at`` of its
     width and height from its top-left corner) that lies inside a card found whole, of
-    about its size, is that card's own print: the top card of a fan lies on them all.  So
-    a covered card is dropped where it is not the card that the whole card's reading leads
-    with (named, or sure of it but set aside for other reasons): a top 4S's own index
-    was read from a covered-corner quad as an AS."""
+    about its size or of the usual size of the cards named whole, is that card's own
+    print: the top card of a fan lies on them all.  So a covered card is dropped where it
+    is not the card that the whole card's reading leads with (named, or sure of it but
+    set aside for other reasons): a top 4S's own index was read from a covered-corner
+    quad as an AS; a KH's picture, in a photo overexposed 2.5 times, from a quad a third
+    of its size as a JS."""
     whole = [(i, np.array(r.corners, np.float32).reshape(-1, 1, 2), r) for i, r in
              enumerate(readings) if not r.partial and len(r.corners) == 4]
     if not whole:
@@ -687,6 +689,10 @@ def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[Card
     boxes = {j: (min(x for x, _ in p), min(y for _, y in p), max(x for x, _ in p),
                  max(y for _, y in p)) for j, p in points.items()}
     named = [(j, boxes[j]) for j, _, w_r in whole if w_r.card is not None]
+    # the usual size of a card named whole: a covered card's quad, extrapolated from its
+    # corner, may come out smaller than the card whose print it lies in
+    usual = median([abs(quad_area(w.reshape(4, 2))) for _, w, w_r in whole
+                    if w_r.card is not None] or [0.0])
     for i, r in enumerate(readings):
         if r.card is None or len(r.corners) != 4:
             continue
@@ -696,7 +702,7 @@ def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[Card
             at = q[0] + fx * (q[1] - q[0]) + fy * (q[3] - q[0])
             under = any(
                 (w_r.card.code if w_r.card else w_r.alternatives[0][0]) != r.card.code
-                and abs(quad_area(w.reshape(4, 2))) <= 1.2 * area
+                and abs(quad_area(w.reshape(4, 2))) <= 1.2 * max(area, usual)
                 and cv2.pointPolygonTest(w, (float(at[0]), float(at[1])), False) > 0
                 for _, w, w_r in whole
                 if w_r.card is not None
