@@ -308,14 +308,6 @@ def _rough_quad(
     return quad, qa, hull_area, area, solid, qa > 0 and hull_area / qa >= 1.12
 
 
-def _finish_quad(
-    c: np.ndarray, rough: _Rough, cfg: RecognizerConfig, fitted: np.ndarray | None
-) -> tuple[NDArray[np.float32], float] | None:
-    """:func:`_quad_from_contour`'s quad from its rough one and, where that cut off
-    rounded corners, the quad ``fitted`` to its sides (:func:`refine_quads`)."""
-    return _finish_fitted(c, rough, cfg, fitted, 1.0)
-
-
 def _refit_quad(
     c: np.ndarray, rough: _Rough, cfg: RecognizerConfig, fitted: np.ndarray | None
 ) -> tuple[NDArray[np.float32], float] | None:
@@ -332,23 +324,24 @@ def _refit_quad(
         return None
     if fitted is None:
         fitted = refine_quad(c, rough[0])
-    return _finish_fitted(c, rough, cfg, fitted, cfg.refit_share)
+    return _finish_quad(c, rough, cfg, fitted, cfg.refit_share)
 
 
 def _near_outline(c: np.ndarray, quad: np.ndarray) -> bool:
     """Whether the contour runs near nine tenths of the quad's outline (within twice the
-    tolerance :func:`_finish_fitted` allows a quad): a card's paper whose polygon is off
+    tolerance :func:`_finish_quad` allows a quad): a card's paper whose polygon is off
     its sides, not a piece of something else, is worth its sides fitted."""
     sides = quad_sides(quad)
     return _outline_covered(c, quad, 2 * max(2.0, 0.02 * float(sides.max())), 0.9)
 
 
-def _finish_fitted(
+def _finish_quad(
     c: np.ndarray, rough: _Rough, cfg: RecognizerConfig, fitted: np.ndarray | None,
-    share: float,
+    share: float = 1.0,
 ) -> tuple[NDArray[np.float32], float] | None:
-    """:func:`_finish_quad` with ``fitted`` taken where at least ``share`` of its outline
-    runs along the contour."""
+    """:func:`_quad_from_contour`'s quad from its rough one and, where that cut off
+    rounded corners, the quad ``fitted`` to its sides (:func:`refine_quads`), taken where
+    at least ``share`` of its outline runs along the contour."""
     quad, qa, hull_area, area, solid, _ = rough
     if fitted is not None:
         # the polygon's corners lie on the hull's rounded corners and cut them off (a

@@ -1252,18 +1252,18 @@ class Recognizer:
                 quads, blobs = detect(bgr, self.config, apart, self.frame_gray, guessed,
                                       explained)
                 self.frame_explained = bool(explained and explained[0])
-                read_pyr, gray = pyr, self.frame_gray
-                if quads and self.config.dim_paper > 0:
-                    paper = _paper_level(gray, quads)
-                    if 0 < paper < self.config.dim_paper and (
-                            paper >= self.config.dim_snr * noise_sigma(gray)):
-                        # the cards found are read brightened (what else is looked for,
-                        # in the picture as taken)
-                        bright = cv2.convertScaleAbs(bgr, alpha=self.config.dim_target / paper)
-                        read_pyr = _Pyramid(bright)
-                        self.frame_gray = cv2.cvtColor(bright, cv2.COLOR_BGR2GRAY)
-            raw = self._read_quads(read_pyr, quads, apart)
-            self.frame_gray = gray
+                gray = self.frame_gray
+                bright = self._brightened(bgr, gray, quads)
+            if bright is None:
+                raw = self._read_quads(pyr, quads, apart)
+            else:
+                # the cards found are read brightened (what else is looked for, in the
+                # picture as taken)
+                try:
+                    self.frame_gray = cv2.cvtColor(bright, cv2.COLOR_BGR2GRAY)
+                    raw = self._read_quads(_Pyramid(bright), quads, apart)
+                finally:
+                    self.frame_gray = gray
             if any(guessed):
                 # quads guessed beside the cards found count only when they name a card
                 n_quads = len(quads)
@@ -1307,6 +1307,20 @@ class Recognizer:
             return readings
         except (cv2.error, ValueError, TypeError):
             return []
+
+    def _brightened(
+        self, bgr: np.ndarray, gray: np.ndarray, quads: list[np.ndarray]
+    ) -> np.ndarray | None:
+        """The picture brightened to put the paper of the cards found (``quads``) at
+        ``dim_target``, where it is darker than ``dim_paper`` and the picture's noise no
+        more than 1 / ``dim_snr`` of its level; else None."""
+        cfg = self.config
+        if not quads or cfg.dim_paper <= 0:
+            return None
+        paper = _paper_level(gray, quads)
+        if not 0 < paper < cfg.dim_paper or paper < cfg.dim_snr * noise_sigma(gray):
+            return None
+        return np.asarray(cv2.convertScaleAbs(bgr, alpha=cfg.dim_target / paper), np.uint8)
 
     def _table_part(
         self, blob: np.ndarray, named_areas: list[float], shape: tuple[int, ...]
