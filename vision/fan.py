@@ -15,9 +15,9 @@ this stage looks for the index itself:
    rank classifier).
 3. The index corner is warped upright with that pose and read by the same
    :class:`~vision.pipeline.IndexReader` as whole cards' corners, under a stricter margin.
-   A pose whose glyphs do not land where the pose put them, which a long straight edge
-   crosses (a covering card may have cut a glyph), or whose reading disagrees with another
-   reading of the same place, names nothing.
+   A pose whose glyphs do not land where the pose put them, or whose reading disagrees
+   with another reading of the same place, names nothing; one whose glyphs a long
+   straight edge runs against (a covering card may have cut one) needs a surer reading.
 
 The card's size comes from the whole cards found in the frame; without any, from the
 glyph's height (``fan_rank_ratio``).  The quad reported for such a card is extrapolated
@@ -478,12 +478,13 @@ def judge(
         side = float(np.hypot(*(p.quad[3] - p.quad[0])))
         if math.hypot(c[0] - p.rank[0], c[1] - p.rank[1]) > cfg.fan_rank_shift * side:
             return "box", None
-    if _cut_glyphs(patch, read, segs, cfg):
-        return "cut", None
+    # a straight edge beside the glyphs may have cut one short (a 9 whose right side
+    # another card hides read as a 10): such a corner needs a surer reading
+    cut = _cut_glyphs(patch, read, segs, cfg)
     if read.rank_mask is not None and read.suit_mask is not None:
         # an upright index has its suit under its rank: one read off to the side is a pip
         # beside it, or the patch turned from the card (snapped onto another card's edges)
-        ink = _ink_mask(patch, cfg)
+        ink = ink_mask(patch, cfg)
         x0, y0, x1, y1 = read.box
         rp = _place(read.rank_mask, ink, x0, x1, y0)
         sp = _place(read.suit_mask, ink, x0, x1, y1 - read.suit_mask.shape[0])
@@ -491,6 +492,12 @@ def judge(
         dy = float(sp[:, 1].min() + sp[:, 1].max() - rp[:, 1].min() - rp[:, 1].max()) / 2
         if abs(math.degrees(math.atan2(dx, dy))) > cfg.fan_suit_slant:
             return "slant", None
+        # (the patch's top holds this card's edge, maybe the table: only the ink between
+        # rank and suit counts)
+        if broken_rank(ink, read, rp, cfg, above=False):
+            return "broken", None
+        if two_inks(patch, ink, read, rp, cfg):
+            return "inks", None
     if side_by_side(read, cfg):
         return "wide", None
     if float(read.suit_scores.max()) < cfg.fan_min_suit:
@@ -503,7 +510,52 @@ def judge(
     r = rec.decide([read], corners, strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
     if r.card is None or r.confidence < cfg.fan_min_confidence:
         return "margin", None
+    if cut and r.confidence < cfg.fan_cut_confidence:
+        return "cut", None
     return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
+
+
+def broken_rank(ink: np.ndarray, read: CornerRead, at: np.ndarray | None, cfg: RecognizerConfig,
+                above: bool = True) -> bool:
+    """Whether a corner's ``ink`` (its patch's, :func:`ink_mask`) holds more than
+    ``fan_broken_rank`` of the rank glyph's box in the rank's columns between the rank and
+    the suit, or (``above``) within half the rank's height above it: a piece of the rank
+    broken off at a thin stroke, whose rest may look like another rank (a 9 without its
+    stem read as a Q, a 7 without its bar as a J).  ``at``: where the rank's ink lies in
+    the patch (:func:`_place`), if known."""
+    if read.rank_mask is None or read.suit_mask is None:
+        return False
+    x0, y0, x1, y1 = read.box
+    rh = read.rank_mask.shape[0]
+    if at is None:
+        at = _place(read.rank_mask, ink, x0, x1, y0)
+    rx0, rx1 = int(at[:, 0].min()), int(at[:, 0].max()) + 1
+    pieces = np.count_nonzero(ink[y0 + rh : y1 - read.suit_mask.shape[0], rx0:rx1])
+    if above:
+        pieces += np.count_nonzero(ink[max(0, y0 - rh // 2) : y0, rx0:rx1])
+    return bool(pieces > cfg.fan_broken_rank * rh * (rx1 - rx0))
+
+
+def two_inks(patch: np.ndarray, ink: np.ndarray, read: CornerRead, at: np.ndarray | None,
+             cfg: RecognizerConfig) -> bool:
+    """Whether a corner's rank and suit are printed in different inks, one red and one
+    black: the glyphs of two cards (a black 7 beside the red heart of the card under it),
+    for an index is printed in one.  ``ink``: the patch's (:func:`ink_mask`); ``at``:
+    where the rank's ink lies in the patch (:func:`_place`), if known."""
+    if read.rank_mask is None or read.redness is None or patch.ndim != 3:
+        return False
+    if at is None:
+        x0, y0, x1, _ = read.box
+        at = _place(read.rank_mask, ink, x0, x1, y0)
+    paper = patch[~ink]
+    if len(paper) < 10 or not len(at):
+        return False
+    xs, ys = at[:, 0].astype(np.intp), at[:, 1].astype(np.intp)
+    b, g, r = (patch[ys, xs].mean(axis=0) + 1.0) / (paper.mean(axis=0) + 1.0)
+    rank_red = float(r - max(b, g))
+    suit_red = read.redness
+    return bool((rank_red > cfg.red_threshold and suit_red < cfg.black_threshold)
+                or (rank_red < cfg.black_threshold and suit_red > cfg.red_threshold))
 
 
 def side_by_side(read: CornerRead, cfg: RecognizerConfig, wide: bool = True) -> bool:
@@ -564,7 +616,7 @@ def _cut_glyphs(
         return any(cv2.clipLine(rect, (int(a), int(b)), (int(c), int(d)))[0]
                    for a, b, c, d in segs)
     ext = cfg.fan_cut_extend * ph
-    ink = _ink_mask(patch, cfg)
+    ink = ink_mask(patch, cfg)
     _, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8, ltype=cv2.CV_16U)
     # the rank starts the box's top row; the suit ends its bottom row
     for mask, top in ((read.rank_mask, y0), (read.suit_mask, y1 - read.suit_mask.shape[0])):
@@ -593,7 +645,7 @@ def _cut_glyphs(
     return False
 
 
-def _ink_mask(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
+def ink_mask(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
     """The patch's ink as the index reader finds it (darker than its paper)."""
     v = _ink_channel(patch)
     paper = float(np.percentile(v[::2, ::2], cfg.paper_percentile))

@@ -381,3 +381,103 @@ def test_an_ace_beside_a_covering_cards_edge_is_no_ten(crops) -> None:
     cfg = RecognizerConfig()
     assert _ten_shaped(ten, cfg)
     assert not _ten_shaped(ace_and_edge, cfg)
+
+
+def test_a_covered_index_a_covering_edge_runs_against_is_read_when_sure(crops) -> None:
+    """In a tight fan the edge of the card on top runs against most covered indices'
+    glyphs without cutting them (fan0's 2H and 3D, read at 1.0 and 0.74).  Refused outright,
+    20 fanned hands read 42 of their 80 covered cards; named where sure
+    (``fan_cut_confidence``), 51, none wrongly.  Below that floor such a corner is not
+    named: fan3's 9D reads right at 0.57, but an edge may have cut a glyph short."""
+    import frames
+
+    def read(rec: Recognizer, hand) -> list[str]:
+        return [r.card.code for r in rec.read(hand.frame) if r.card is not None]
+
+    now, refused = Recognizer(), Recognizer(RecognizerConfig(fan_cut_confidence=2.0))
+    got = {"now": 0, "refused": 0}
+    for seed in range(20):
+        hand = frames.fan_hand(crops, 5, seed=seed, spread=10 + seed % 3 * 3)
+        for name, rec in (("now", now), ("refused", refused)):
+            said = read(rec, hand)
+            assert set(said) <= set(hand.codes), (seed, name, said, hand.codes)
+            got[name] += len(set(said) & set(hand.codes[:-1]))
+    assert got["now"] >= got["refused"] + 6, got  # (51 and 42)
+    assert "2H" in read(now, frames.fan_hand(crops, 5, seed=0, spread=10))
+    fan3 = frames.fan_hand(crops, 5, seed=3, spread=10)
+    assert "9D" not in read(now, fan3)
+    assert "9D" in read(Recognizer(RecognizerConfig(fan_cut_confidence=0.0)), fan3)
+
+
+def test_a_rank_with_a_piece_broken_off_is_no_rank(crops) -> None:
+    """A covered index whose rank broke at a thin stroke: the rest of a 9S without its
+    stem read as a Q (fan stage), a webcam-deck 7H's stem without its bar, cut off by the
+    edge of the card over it, as a J (a corner of the hand's outline).  The ink the rank
+    lost lies between it and its suit, or just above it (``fan_broken_rank``)."""
+    import frames
+
+    webcam = frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
+                               realdata.photos("webcam-grey"))
+    off = Recognizer(RecognizerConfig(fan_broken_rank=10.0))
+    for deck, n, seed, spread, wrong in ((crops, 5, 1017, 16, "QS"), (webcam, 7, 1039, 10, "JH")):
+        hand = frames.fan_hand(deck, n, seed=seed, spread=spread)
+        said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+        assert set(said) <= set(hand.codes), (seed, said, hand.codes)
+        assert wrong in [r.card.code for r in off.read(hand.frame) if r.card is not None]
+
+
+def test_a_rank_and_a_suit_of_two_inks_are_no_index(monkeypatch) -> None:
+    """An index is printed in one ink: a black rank over a red suit is two cards' glyphs
+    (a drawn jumbo deck's fan: a 7S's "7" and the heart of the 9H under it, on a corner of
+    the hand's outline, read as a 7H)."""
+    import frames
+
+    from companion.cards import RANKS, SUITS, Card
+    from vision import fan
+    from vision.synth import render_card_face
+
+    deck = [(render_card_face(Card.from_code(r + s.letter), 250, "jumbo")[0], r + s.letter)
+            for r in RANKS for s in SUITS]
+    hand = frames.fan_hand(deck, 5, seed=4012, spread=10)
+    said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+    assert set(said) <= set(hand.codes) and "AH" in said, (said, hand.codes)
+    with monkeypatch.context() as m:
+        m.setattr(fan, "two_inks", lambda *args: False)
+        said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+        assert "7H" in said
+
+    from vision.pipeline import CornerRead
+
+    cfg = RecognizerConfig()
+    patch = np.full((154, 75, 3), 225, np.uint8)
+    patch[20:55, 20:40] = (30, 30, 30)  # a black rank
+    patch[62:85, 22:40] = (40, 40, 200)  # a red suit under it
+    rank = np.full((35, 20), 255, np.uint8)
+    read = CornerRead(np.zeros(14, np.float32), np.zeros(4, np.float32), 0.6,
+                      rank_mask=rank, box=(20, 20, 40, 85))
+    ink = fan.ink_mask(patch, cfg)
+    assert fan.two_inks(patch, ink, read, None, cfg)
+    patch[20:55, 20:40] = (40, 40, 200)  # the rank red too
+    assert not fan.two_inks(patch, fan.ink_mask(patch, cfg), read, None, cfg)
+
+
+def test_a_rows_outline_whose_ends_disagree_is_not_settled_by_its_middle() -> None:
+    """A row of webcam-deck cards found as one quad, as square as no card seen from above
+    and as no card at a slant either (its opposite sides as long): its two index corners
+    are two cards' (a 2H and a 6D; a 9S and a 6S), and its middle counts the pips of more
+    than one card (8).  Such a middle does not settle the corners' disagreement (it named
+    an 8D and an 8S); the row's top card is named from its own corners."""
+    import frames
+
+    webcam = frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
+                               realdata.photos("webcam-grey"))
+    off = Recognizer(RecognizerConfig(row_parallel=1.01))
+    for n, seed, wrong in ((3, 5000, "8D"), (4, 5186, "8S")):
+        hand = frames.fan_hand(webcam, n, seed=seed, layout="row", step=0.22)
+        said = [r.card.code for r in Recognizer().read(hand.frame) if r.card is not None]
+        assert set(said) <= set(hand.codes) and hand.codes[-1] in said, (said, hand.codes)
+        assert wrong in [r.card.code for r in off.read(hand.frame) if r.card is not None]
+    rec = Recognizer()
+    assert rec._squarish(((0, 0), (300, 0), (300, 295), (0, 295)))  # a row's outline
+    assert not rec._squarish(((0, 0), (214, 0), (214, 300), (0, 300)))  # a card
+    assert not rec._squarish(((0, 0), (300, 0), (270, 300), (30, 300)))  # a card at a slant
