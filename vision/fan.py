@@ -28,7 +28,7 @@ from its index corner at the 63 x 88 mm card shape (:class:`~vision.pipeline.Car
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -325,13 +325,38 @@ def read_fans(
     named whole size the search, but those of ``unsized`` (the top cards of rows: 40 rows of
     a jumbo-index deck, the covered corners sized from their glyphs, as where no card is
     named, read 95 of 160; sized from the top cards, 48, and two covered 10s named 6s --
-    the search's index proportions are the phone deck's)."""
-    cfg = rec.config
+    the search's index proportions are the phone deck's).  Where the cards named whole
+    show an index of other proportions (:func:`index_config`), the corners are looked for
+    a second time as that deck prints them, sized by every card named."""
     named = [r for r in readings if r.card is not None and len(r.corners) == 4]
     named_quads = [np.array(r.corners, np.float32) for r in named]
     skip = {id(r) for r in unsized or []}
     card_h = card_height_from([q for q, r in zip(named_quads, named, strict=True)
                                if id(r) not in skip])
+    found = _covered(rec, rec.config, pyr, quads, regions, named_quads, card_h)
+    deck = index_config(rec.config, [r.index for r in named if r.index is not None
+                                     and not r.partial])
+    if deck is not rec.config:
+        # the index looked for also where the cards named whole show theirs, and the
+        # search sized by every card named (a row's top card too: the proportions are
+        # the deck's own); a place read differently by the two looks names nothing
+        sized = card_height_from(named_quads)
+        found += _covered(rec, deck, pyr, quads, regions, named_quads, sized)
+    return _agree(found, card_h, {r.card.code for r in named if r.card is not None})
+
+
+def _covered(
+    rec: Recognizer,
+    cfg: RecognizerConfig,
+    pyr: _Pyramid,
+    quads: list[np.ndarray],
+    regions: list[np.ndarray],
+    named_quads: list[np.ndarray],
+    card_h: float | None,
+) -> list[tuple[IndexPose, CardReading]]:
+    """The covered corners :func:`read_fans` reads in ``regions``, looked for as ``cfg``
+    places an index and sized by ``card_h`` (None: from the glyphs): each pose read, and
+    the card it names."""
     H = cfg.crop_size[1]
     # a card read whole covers whatever lies inside its outline; one read from a corner on
     # a blob's outline (its quad extrapolated from that corner over the cards on top of
@@ -408,10 +433,31 @@ def read_fans(
                                     whole_rank=True)
     found: list[tuple[IndexPose, CardReading]] = []
     for p, patch, read, sg in zip(poses, patches, reads, segs, strict=True):
-        why, reading = judge(rec, p, patch, read, sg)
+        why, reading = judge(rec, p, patch, read, sg, cfg)
         if reading is not None:
             found.append((p, reading))
-    return _agree(found, card_h, {r.card.code for r in named if r.card is not None})
+    return found
+
+
+def index_config(cfg: RecognizerConfig, places: list[tuple[float, float, float]]
+                 ) -> RecognizerConfig:
+    """``cfg`` with the covered corners' index looked for where the cards named whole show
+    theirs (``places``: their :attr:`~vision.pipeline.CardReading.index`; those outside
+    ``fan_index_bounds`` left out, a quad larger than its card), moved and scaled from the
+    phone deck's by as much as their median differs from ``fan_index_reference`` -- where
+    the rank's height differs by more than ``fan_index_band`` of it (within that, the
+    cards' own places scatter as much: ``cfg`` itself is returned)."""
+    (xlo, xhi), (ylo, yhi), (hlo, hhi) = cfg.fan_index_bounds
+    ok = [p for p in places if xlo <= p[0] <= xhi and ylo <= p[1] <= yhi and hlo <= p[2] <= hhi]
+    if not ok:
+        return cfg
+    x, y, h = (float(np.median([p[i] for p in ok])) for i in range(3))
+    rx, ry, rh = cfg.fan_index_reference
+    if abs(h / rh - 1.0) <= cfg.fan_index_band:
+        return cfg
+    ox, oy = cfg.fan_corner_offset
+    return replace(cfg, fan_corner_offset=(ox + x - rx, oy + y - ry),
+                   fan_rank_ratio=cfg.fan_rank_ratio * h / rh)
 
 
 def edge_segments(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
@@ -456,10 +502,12 @@ def blank(patch: np.ndarray, segs: np.ndarray, cfg: RecognizerConfig) -> np.ndar
 
 
 def judge(
-    rec: Recognizer, p: IndexPose, patch: np.ndarray, read: CornerRead | None, segs: np.ndarray
+    rec: Recognizer, p: IndexPose, patch: np.ndarray, read: CornerRead | None, segs: np.ndarray,
+    cfg: RecognizerConfig | None = None,
 ) -> tuple[str, CardReading | None]:
-    """The card an index corner's reading names (partial), or None and why not."""
-    cfg = rec.config
+    """The card an index corner's reading names (partial), or None and why not; ``cfg``:
+    the recognizer's, its index's place that of the deck read (:func:`index_config`)."""
+    cfg = cfg or rec.config
     W, H = cfg.crop_size
     ox, oy = cfg.fan_corner_offset
     if read is None:

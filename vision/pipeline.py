@@ -33,7 +33,7 @@ import functools
 import math
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -361,6 +361,16 @@ class RecognizerConfig:
     fan_pair_distance: tuple[float, float] = (0.8, 2.2)  # rank centre -> suit centre, x size
     fan_pair_ratio: tuple[float, float] = (0.45, 1.35)  # suit size / rank size
     fan_corner_offset: tuple[float, float] = (0.045, 0.045)  # rank's top-left from the corner
+    # the rank's top-left and height (of the card's width and height) as the phone deck's
+    # cards read whole show it (CardReading.index), for which fan_corner_offset and
+    # fan_rank_ratio hold: where the cards named whole show another, the covered corners
+    # are looked for that much elsewhere and that much bigger (a webcam deck's large index)
+    fan_index_reference: tuple[float, float, float] = (0.036, 0.034, 0.111)
+    # ... where their rank is more than this share taller or shorter than the reference
+    # (a row's top card's place scatters by a tenth), and only from places within these
+    # bounds (x, y, height: a quad larger than its card shows its index elsewhere)
+    fan_index_band: float = 0.25
+    fan_index_bounds: tuple[tuple[float, float], ...] = ((0.01, 0.1), (0.01, 0.1), (0.05, 0.22))
     # degrees the card is turned from the rank-to-suit axis, tried in this order until its
     # edges are found
     fan_turns: tuple[float, ...] = (0.0, -5.0, 5.0, -10.0, 10.0)
@@ -555,6 +565,9 @@ class CardReading:
     alternatives: tuple[tuple[str, float], ...] = ()
     # known only by an index corner (a covered card): corners extrapolated from it
     partial: bool = False
+    # where the index is printed, for a card named from its index corners: its rank
+    # glyph's top-left (x, y) and height, as fractions of the card's width and height
+    index: tuple[float, float, float] | None = None
 
 
 def _canonical_rect(size: tuple[int, int]) -> np.ndarray:
@@ -1964,7 +1977,18 @@ class Recognizer:
             # the middle is a picture (the outline of a row of cards and the top card on
             # it, read in the top card's picture: a stroke of its frame taken for a J)
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
-        return reading
+        if reading.card is None:
+            return reading
+        return replace(reading, index=self._index_place(best.reads))
+
+    def _index_place(self, reads: list[CornerRead]) -> tuple[float, float, float] | None:
+        """Where the surest of a card's index corners shows its rank (see
+        :attr:`CardReading.index`)."""
+        r = max(reads, key=lambda r: r.quality)
+        if r.rank_mask is None:
+            return None
+        w, h = self.config.crop_size
+        return (r.box[0] / w, r.box[1] / h, r.rank_mask.shape[0] / h)
 
     def _squarish(self, corners: tuple[tuple[float, float], ...]) -> bool:
         """Whether a quad is too near a square to be a card seen from above

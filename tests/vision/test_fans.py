@@ -481,3 +481,37 @@ def test_a_rows_outline_whose_ends_disagree_is_not_settled_by_its_middle() -> No
     assert rec._squarish(((0, 0), (300, 0), (300, 295), (0, 295)))  # a row's outline
     assert not rec._squarish(((0, 0), (214, 0), (214, 300), (0, 300)))  # a card
     assert not rec._squarish(((0, 0), (300, 0), (270, 300), (30, 300)))  # a card at a slant
+
+
+def test_covered_corners_are_looked_for_where_the_decks_own_index_is() -> None:
+    """The covered corners are looked for as the phone deck prints its index; the webcam
+    deck's is a third bigger and further in, so that in its rows the poses missed the
+    card's corner.  Where the cards named whole show another index (CardReading.index),
+    the corners are looked for a second time as they show it: 12 rows of four webcam-deck
+    cards, 4 -> 10 of their 36 covered cards, none wrongly."""
+    import frames
+
+    from vision.fan import index_config
+
+    webcam = frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
+                               realdata.photos("webcam-grey"))
+    now, phone_only = Recognizer(), Recognizer(RecognizerConfig(fan_index_band=10.0))
+    got = {"now": 0, "phone_only": 0}
+    for seed in range(12):
+        hand = frames.fan_hand(webcam, 4, seed=seed, layout="row", step=0.26)
+        for name, rec in (("now", now), ("phone_only", phone_only)):
+            said = [r.card.code for r in rec.read(hand.frame) if r.card is not None]
+            assert set(said) <= set(hand.codes), (seed, name, said, hand.codes)
+            got[name] += len(set(said) & set(hand.codes[:-1]))
+    assert got["now"] >= got["phone_only"] + 4, got  # (10 and 4)
+
+    cfg = RecognizerConfig()
+    rx, ry, rh = cfg.fan_index_reference
+    # the phone deck's own places, scattered as a row's top card's are: no change
+    assert index_config(cfg, [(rx + 0.01, ry - 0.01, rh * 1.1)]) is cfg
+    # a quad smaller than its card shows its index elsewhere: left out
+    assert index_config(cfg, [(0.14, 0.24, 0.05)]) is cfg
+    big = index_config(cfg, [(0.056, 0.031, 0.173), (0.05, 0.03, 0.17), (0.06, 0.04, 0.18)])
+    assert big.fan_rank_ratio == pytest.approx(cfg.fan_rank_ratio * 0.173 / rh)
+    assert big.fan_corner_offset == pytest.approx(
+        (cfg.fan_corner_offset[0] + 0.056 - rx, cfg.fan_corner_offset[1] + 0.031 - ry))
