@@ -327,7 +327,8 @@ def read_fans(
     named, read 95 of 160; sized from the top cards, 48, and two covered 10s named 6s --
     the search's index proportions are the phone deck's).  Where the cards named whole
     show an index of other proportions (:func:`index_config`), the corners are looked for
-    a second time as that deck prints them, sized by every card named."""
+    a second time as that deck prints them, sized by every card named; where no card sizes
+    the search, a second time sized by each region's short side (``fan_region_sized``)."""
     named = [r for r in readings if r.card is not None and len(r.corners) == 4]
     named_quads = [np.array(r.corners, np.float32) for r in named]
     skip = {id(r) for r in unsized or []}
@@ -336,6 +337,14 @@ def read_fans(
     found = _covered(rec, rec.config, pyr, quads, regions, named_quads, card_h)
     deck = index_config(rec.config, [r.index for r in named if r.index is not None
                                      and not r.partial])
+    if card_h is None and rec.config.fan_region_sized:
+        # no card named whole sizes the search: the glyphs size it, and a second look takes
+        # each region's short side for a card's height (about it, for a fan or a row)
+        # (named only where sure: a jumbo deck's "10" whose "0" the card over it cuts
+        # read as a 6 at 0.56)
+        sure = replace(rec.config, fan_min_confidence=max(rec.config.fan_min_confidence,
+                                                           rec.config.fan_region_confidence))
+        found += _covered(rec, sure, pyr, quads, regions, named_quads, None, by_region=True)
     if deck is not rec.config:
         # the index looked for also where the cards named whole show theirs, and the
         # search sized by every card named (a row's top card too: the proportions are
@@ -353,10 +362,11 @@ def _covered(
     regions: list[np.ndarray],
     named_quads: list[np.ndarray],
     card_h: float | None,
+    by_region: bool = False,
 ) -> list[tuple[IndexPose, CardReading]]:
     """The covered corners :func:`read_fans` reads in ``regions``, looked for as ``cfg``
-    places an index and sized by ``card_h`` (None: from the glyphs): each pose read, and
-    the card it names."""
+    places an index and sized by ``card_h`` (None: from the glyphs, or with ``by_region``
+    from each region's short side): each pose read, and the card it names."""
     H = cfg.crop_size[1]
     # a card read whole covers whatever lies inside its outline; one read from a corner on
     # a blob's outline (its quad extrapolated from that corner over the cards on top of
@@ -395,7 +405,7 @@ def _covered(
         stats[:, 0] += x0
         stats[:, 1] += y0
         cents = (cents + (x0, y0)).astype(np.float32)
-        sized = ch * s if card_h is not None else None
+        sized = ch * s if card_h is not None or by_region else None
         for p in index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg):
             rank = (p.rank[0] / s, p.rank[1] / s)
             if any(inside(rank, q) for q in whole) or any(in_index(rank, q) for q in cornered):
