@@ -26,6 +26,15 @@ def crops():
                              realdata.photos("phone-scenes"))
 
 
+@pytest.fixture(scope="module")
+def webcam():
+    """Crops of the webcam deck's cards (a large index, grey paper)."""
+    import frames
+
+    return frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
+                             realdata.photos("webcam-grey"))
+
+
 def _hand(crops, layout, seed, spread, step, jitter):
     import frames
 
@@ -409,15 +418,13 @@ def test_a_covered_index_a_covering_edge_runs_against_is_read_when_sure(crops) -
     assert "9D" in read(Recognizer(RecognizerConfig(fan_cut_confidence=0.0)), fan3)
 
 
-def test_a_rank_with_a_piece_broken_off_is_no_rank(crops) -> None:
+def test_a_rank_with_a_piece_broken_off_is_no_rank(crops, webcam) -> None:
     """A covered index whose rank broke at a thin stroke: the rest of a 9S without its
     stem read as a Q (fan stage), a webcam-deck 7H's stem without its bar, cut off by the
     edge of the card over it, as a J (a corner of the hand's outline).  The ink the rank
     lost lies between it and its suit, or just above it (``fan_broken_rank``)."""
     import frames
 
-    webcam = frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
-                               realdata.photos("webcam-grey"))
     off = Recognizer(RecognizerConfig(fan_broken_rank=10.0))
     for deck, n, seed, spread, wrong in ((crops, 5, 1017, 16, "QS"), (webcam, 7, 1039, 10, "JH")):
         hand = frames.fan_hand(deck, n, seed=seed, spread=spread)
@@ -461,7 +468,7 @@ def test_a_rank_and_a_suit_of_two_inks_are_no_index(monkeypatch) -> None:
     assert not fan.two_inks(patch, fan.ink_mask(patch, cfg), read, None, cfg)
 
 
-def test_a_rows_outline_whose_ends_disagree_is_not_settled_by_its_middle() -> None:
+def test_a_rows_outline_whose_ends_disagree_is_not_settled_by_its_middle(webcam) -> None:
     """A row of webcam-deck cards found as one quad, as square as no card seen from above
     and as no card at a slant either (its opposite sides as long): its two index corners
     are two cards' (a 2H and a 6D; a 9S and a 6S), and its middle counts the pips of more
@@ -469,8 +476,6 @@ def test_a_rows_outline_whose_ends_disagree_is_not_settled_by_its_middle() -> No
     an 8D and an 8S); the row's top card is named from its own corners."""
     import frames
 
-    webcam = frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
-                               realdata.photos("webcam-grey"))
     off = Recognizer(RecognizerConfig(row_parallel=1.01))
     for n, seed, wrong in ((3, 5000, "8D"), (4, 5186, "8S")):
         hand = frames.fan_hand(webcam, n, seed=seed, layout="row", step=0.22)
@@ -483,7 +488,7 @@ def test_a_rows_outline_whose_ends_disagree_is_not_settled_by_its_middle() -> No
     assert not rec._squarish(((0, 0), (300, 0), (270, 300), (30, 300)))  # a card at a slant
 
 
-def test_covered_corners_are_looked_for_where_the_decks_own_index_is() -> None:
+def test_covered_corners_are_looked_for_where_the_decks_own_index_is(webcam) -> None:
     """The covered corners are looked for as the phone deck prints its index; the webcam
     deck's is a third bigger and further in, so that in its rows the poses missed the
     card's corner.  Where the cards named whole show another index (CardReading.index),
@@ -493,8 +498,6 @@ def test_covered_corners_are_looked_for_where_the_decks_own_index_is() -> None:
 
     from vision.fan import index_config
 
-    webcam = frames.card_crops(Recognizer(RecognizerConfig(read_fans=False)),
-                               realdata.photos("webcam-grey"))
     # (the look sized by the regions left out of both: it finds some of them too)
     now = Recognizer(RecognizerConfig(fan_region_sized=False))
     phone_only = Recognizer(RecognizerConfig(fan_index_band=10.0, fan_region_sized=False))
