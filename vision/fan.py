@@ -95,7 +95,8 @@ def index_poses(
     cfg: RecognizerConfig,
 ) -> list[IndexPose]:
     """Poses of index corners from pairs of glyph components (rank over suit), in the
-    pixels the components were found in (``pixels``: each one's pixel coordinates, x y).
+    pixels the components were found in (``pixels``: each one's pixel coordinates, x y, or
+    those of its convex hull's corners: only their extent along the card's axes counts).
     ``card_h`` None: each pose's card is sized from
     its rank glyph.  A pose is kept only where the card's top edge, beside the rank, has
     no paper beyond it in ``region`` (the mask of the bright region, whose top-left is at
@@ -397,10 +398,13 @@ def _covered(
         stats, cents, labels, ids = ink_components(
             v, region, ch * s * cfg.fan_rank_ratio,
             cfg.fan_glyph_height if card_h else cfg.fan_glyph_height_unsized, cfg)
+        # each component's outermost pixels, its convex hull's corners: the glyph's extent
+        # along any direction is theirs (index_poses measures it some sixty times a look)
         pixels = []
         for (bx, by, bw, bh), lab in zip(stats[:, :4].tolist(), ids.tolist(), strict=True):
             yy, xx = np.nonzero(labels[by : by + bh, bx : bx + bw] == lab)
-            pixels.append(np.stack([xx + bx + x0, yy + by + y0], axis=1).astype(np.float32))
+            pts = np.stack([xx + bx + x0, yy + by + y0], axis=1).astype(np.float32)
+            pixels.append(np.asarray(cv2.convexHull(pts), np.float32).reshape(-1, 2))
         stats = stats.astype(np.float32)
         stats[:, 0] += x0
         stats[:, 1] += y0
