@@ -33,7 +33,7 @@ import functools
 import math
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -1987,7 +1987,8 @@ class Recognizer:
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if reading.card is None:
             return reading
-        return replace(reading, index=self._index_place(best.reads))
+        return CardReading(reading.card, reading.corners, reading.confidence,
+                           reading.alternatives, reading.partial, self._index_place(best.reads))
 
     def _index_place(self, reads: list[CornerRead]) -> tuple[float, float, float] | None:
         """Where the surest of a card's index corners shows its rank (see
