@@ -335,7 +335,8 @@ def read_fans(
     skip = {id(r) for r in unsized or []}
     card_h = card_height_from([q for q, r in zip(named_quads, named, strict=True)
                                if id(r) not in skip])
-    found = _covered(rec, rec.config, pyr, quads, regions, named_quads, card_h)
+    grays: dict[int, np.ndarray] = {}  # the levels in grey, where the edges are looked for
+    found = _covered(rec, rec.config, pyr, quads, regions, named_quads, card_h, grays)
     deck = index_config(rec.config, [r.index for r in named if r.index is not None
                                      and not r.partial])
     if card_h is None and rec.config.fan_region_sized:
@@ -345,13 +346,14 @@ def read_fans(
         # read as a 6 at 0.56)
         sure = replace(rec.config, fan_min_confidence=max(rec.config.fan_min_confidence,
                                                            rec.config.fan_region_confidence))
-        found += _covered(rec, sure, pyr, quads, regions, named_quads, None, by_region=True)
+        found += _covered(rec, sure, pyr, quads, regions, named_quads, None, grays,
+                          by_region=True)
     if deck is not rec.config:
         # the index looked for also where the cards named whole show theirs, and the
         # search sized by every card named (a row's top card too: the proportions are
         # the deck's own); a place read differently by the two looks names nothing
         sized = card_height_from(named_quads)
-        found += _covered(rec, deck, pyr, quads, regions, named_quads, sized)
+        found += _covered(rec, deck, pyr, quads, regions, named_quads, sized, grays)
     return _agree(found, card_h, {r.card.code for r in named if r.card is not None})
 
 
@@ -363,11 +365,13 @@ def _covered(
     regions: list[np.ndarray],
     named_quads: list[np.ndarray],
     card_h: float | None,
+    grays: dict[int, np.ndarray],
     by_region: bool = False,
 ) -> list[tuple[IndexPose, CardReading]]:
     """The covered corners :func:`read_fans` reads in ``regions``, looked for as ``cfg``
     places an index and sized by ``card_h`` (None: from the glyphs, or with ``by_region``
-    from each region's short side): each pose read, and the card it names."""
+    from each region's short side): each pose read, and the card it names.  ``grays``: the
+    pyramid's levels in grey, made as needed and shared by the looks."""
     H = cfg.crop_size[1]
     # a card read whole covers whatever lies inside its outline; one read from a corner on
     # a blob's outline (its quad extrapolated from that corner over the cards on top of
@@ -421,7 +425,6 @@ def _covered(
     rect = _canonical_rect(cfg.crop_size)
     patches = []
     snapped = []
-    grays: dict[int, np.ndarray] = {}  # the levels in grey, where the edges are looked for
     for p in poses:
         side = float(np.hypot(*(p.quad[3] - p.quad[0])))
         lvl = _level_for(side, 1.3 * H)
@@ -555,11 +558,10 @@ def judge(
         if abs(math.degrees(math.atan2(dx, dy))) > cfg.fan_suit_slant:
             return "slant", None
         # (the patch's top holds this card's edge, maybe the table: only the ink between
-        # rank and suit counts)
-        if broken_rank(ink, read, rp, cfg, above=False):
-            return "broken", None
-        if two_inks(patch, ink, read, rp, cfg):
-            return "inks", None
+        # rank and suit counts for a piece broken off the rank)
+        why = not_one_index(patch, ink, read, rp, cfg, above=False)
+        if why is not None:
+            return why, None
     if side_by_side(read, cfg):
         return "wide", None
     if float(read.suit_scores.max()) < cfg.fan_min_suit:
@@ -575,6 +577,24 @@ def judge(
     if cut and r.confidence < cfg.fan_cut_confidence:
         return "cut", None
     return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
+
+
+def not_one_index(patch: np.ndarray, ink: np.ndarray, read: CornerRead, at: np.ndarray | None,
+                  cfg: RecognizerConfig, above: bool = True) -> str | None:
+    """Why a single corner's rank and suit are not one card's whole index -- "broken" (see
+    :func:`broken_rank`, ``above`` as there) or "inks" (:func:`two_inks`) -- or None.
+    ``ink``: the patch's (:func:`ink_mask`); ``at``: where the rank's ink lies in the patch
+    (:func:`_place`), placed here once if not known."""
+    if read.rank_mask is None or read.suit_mask is None:
+        return None
+    if at is None:
+        x0, y0, x1, _ = read.box
+        at = _place(read.rank_mask, ink, x0, x1, y0)
+    if broken_rank(ink, read, at, cfg, above):
+        return "broken"
+    if two_inks(patch, ink, read, at, cfg):
+        return "inks"
+    return None
 
 
 def broken_rank(ink: np.ndarray, read: CornerRead, at: np.ndarray | None, cfg: RecognizerConfig,

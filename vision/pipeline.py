@@ -1472,9 +1472,8 @@ class Recognizer:
                     # see (an A and a 3 read as a 10; a rank's width is left alone here:
                     # some decks' square A or Q, or wide 10, are read on outlines' corners)
                     continue
-                ink = fan_stage.ink_mask(patch, cfg)
-                if (fan_stage.broken_rank(ink, read, None, cfg)
-                        or fan_stage.two_inks(patch, ink, read, None, cfg)):
+                if fan_stage.not_one_index(patch, fan_stage.ink_mask(patch, cfg), read, None,
+                                           cfg) is not None:
                     # a rank with a piece broken off (a 7H's bar: read as a JH); a rank and
                     # a suit of two inks, two cards' glyphs
                     continue
