@@ -105,15 +105,26 @@ def _norms(a: NDArray[np.float32], axis: int) -> NDArray[np.float32]:
     return np.sqrt(np.add.reduce(a * a, axis=axis, keepdims=True))
 
 
+# every uint8 level as float32, as it is and divided by 255 (see _square)
+_LEVELS = np.arange(256, dtype=np.float32)
+_BY_255 = _LEVELS / np.float32(255.0)
+
+
 def _square(mask: NDArray[Any]) -> NDArray[np.float32]:
     # (a few calls per glyph, some fifty glyphs per frame: the maximum and the division
-    # are numpy's, without the wrappers around them)
-    m = mask.astype(np.float32)
-    if m.size and np.maximum.reduce(m, axis=None) > 1.0:
-        m /= np.float32(255.0)
-    h, w = m.shape
+    # are numpy's, without the wrappers around them; a uint8 mask is padded as it is and
+    # turned to float32 by a table, the same values as dividing each by 255)
+    h, w = mask.shape
     pad = max(1, int(round(0.08 * max(h, w))))
-    padded = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    if mask.dtype == np.uint8:
+        padded = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+        scaled = mask.size and np.maximum.reduce(mask, axis=None) > 1
+        padded = cv2.LUT(padded, _BY_255 if scaled else _LEVELS)
+    else:
+        m = mask.astype(np.float32)
+        if m.size and np.maximum.reduce(m, axis=None) > 1.0:
+            m /= np.float32(255.0)
+        padded = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
     inter = cv2.INTER_AREA if max(h, w) > GLYPH_SIZE else cv2.INTER_LINEAR
     return cast("NDArray[np.float32]",
                 cv2.resize(padded, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter))
@@ -304,7 +315,7 @@ def side_notch(mask: np.ndarray) -> float:
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not cs:
         return 0.0
-    c = max(cs, key=cv2.contourArea)
+    c = cs[0] if len(cs) == 1 else max(cs, key=cv2.contourArea)
     if len(c) < 5:
         return 0.0
     try:
