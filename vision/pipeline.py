@@ -2675,7 +2675,8 @@ def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray |
     # view, which OpenCV reads in place, the columns by the mask (copying out a strided
     # three-channel picture costs more than all the rest; cv2.mean sums whole levels: the
     # mean of the same pixels to the bit)
-    sel = cv2.threshold(gray[::3], math.floor(thr), 1, cv2.THRESH_BINARY)[1]
+    sel: NDArray[np.uint8] = np.asarray(
+        cv2.threshold(gray[::3], math.floor(thr), 1, cv2.THRESH_BINARY)[1], dtype=np.uint8)
     sel &= _every_third(sel.shape[1])
     if cv2.countNonZero(sel) < 10:
         return None
@@ -2685,7 +2686,7 @@ def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray |
 @functools.cache
 def _every_third(width: int) -> NDArray[np.uint8]:
     """1 in every third column from the first, of a row ``width`` wide, else 0."""
-    return (np.arange(width) % 3 == 0).astype(np.uint8)
+    return np.asarray(np.arange(width) % 3 == 0, dtype=np.uint8)
 
 
 def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> float | None:
