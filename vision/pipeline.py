@@ -2144,6 +2144,17 @@ class Recognizer:
         del rl[n_real:]
         ro = sorted(range(n_real), key=rl.__getitem__, reverse=True)
         so = sorted(range(len(sl)), key=sl.__getitem__, reverse=True)
+        if picture and centre is not None and veto and len(reads) >= 2:
+            # a picture in the middle rules out the rank the corners hold first: the
+            # likeliest rank it allows goes first where every index corner has it first or
+            # second (a looped Q whose loop makes an 8 of it by a hair, the picture's
+            # bonus not enough)
+            allowed = centre.expected()
+            best = next((i for i in ro if RANK_CLASSES[i] in allowed), None)
+            if best is not None and all(best in _top_two(r.rank_list, n_real) for r in reads):
+                ro.remove(best)
+                ro.insert(0, best)
+                veto = False
         r1, r2 = rl[ro[0]], rl[ro[1]]
         if (
             picture

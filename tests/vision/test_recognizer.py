@@ -105,7 +105,9 @@ def test_deck_sheet_whole_scan(rec: Recognizer) -> None:
     """52 cards touching each other on a white scan: most are found and none misread."""
     score = realdata.score_sheet_whole(rec)
     assert score.wrong == 0, score.wrongs
-    assert score.correct >= 49, score.line("deck-sheet whole")  # measured 52 (47 before)
+    # measured 52 (51 before a picture in the middle put the looped QD's Q ahead of the 8
+    # both corners hold first; 47 before cards were found beside their neighbours)
+    assert score.correct >= 51, score.line("deck-sheet whole")
 
 
 @pytest.fixture(scope="module")
@@ -342,6 +344,35 @@ def test_a_card_read_from_faint_ink_only_needs_its_middle(rec: Recognizer) -> No
         best = pipeline._Interpretation(corners, [read(faint)], 0.0)
         got = rec._decide_staged(best, reading, centre).card
         assert got == (Card.from_code(named) if named else None), (centre, faint, got)
+
+
+def test_a_picture_in_the_middle_puts_the_court_both_corners_hold_second_first(
+    rec: Recognizer,
+) -> None:
+    """The deck-sheet's queen of diamonds: both index corners take its looped Q for an 8
+    (8 first, a lone "0" second, Q third), by more than the picture's bonus makes up.  The
+    picture rules the 8 out, and the Q is second among real ranks in each corner: it is
+    named.  Where one corner does not hold the Q first or second, nothing is."""
+    from vision import pipeline
+
+    def read(scores: dict[str, float]) -> pipeline.CornerRead:
+        ranks = np.full(len(pipeline.RANK_MODEL_CLASSES), 0.6, np.float32)
+        for rank, score in scores.items():
+            ranks[pipeline.RANK_MODEL_CLASSES.index(rank)] = score
+        suits = np.array([0.55, 0.95, 0.52, 0.6], np.float32)  # C D H S
+        return pipeline.CornerRead(ranks, suits, 0.5)
+
+    corners = ((0.0, 0.0), (250.0, 0.0), (250.0, 350.0), (0.0, 350.0))
+    picture = pipeline.Centre("picture")
+    looped = [read({"8": 0.804, "0": 0.794, "Q": 0.769, "6": 0.75}),
+              read({"8": 0.808, "0": 0.785, "Q": 0.762, "9": 0.754})]
+    assert rec.decide(looped, corners).card == Card.from_code("8D")  # the corners alone
+    assert rec.decide(looped, corners, picture).card == Card.from_code("QD")
+    # (a picture and no court or ace near the top of a corner: nothing named)
+    third = [looped[0], read({"8": 0.808, "6": 0.79, "Q": 0.762})]
+    assert rec.decide(third, corners, picture).card is None
+    # (the middle unread: the 8 stands, as the corners say)
+    assert rec.decide(looped, corners, pipeline.Centre("unknown")).card == Card.from_code("8D")
 
 
 
