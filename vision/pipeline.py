@@ -2253,6 +2253,9 @@ def edge_blur(gray: np.ndarray, corners: np.ndarray, height: float) -> float | N
     return edge_blurs(gray, [corners], [height])[0]
 
 
+_NEXT_CORNERS = np.array([1, 2, 3, 0], np.intp)  # each corner's next, clockwise
+
+
 def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
                ) -> list[float | None]:
     """For each card quad, how wide (px) the outline of its second blurriest side is: the
@@ -2266,15 +2269,14 @@ def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     n_cards = len(q)
     reach = np.maximum(6.0, 0.08 * np.asarray(heights, np.float32))  # (N,)
-    d = np.roll(q, -1, axis=1) - q
+    d = q.take(_NEXT_CORNERS, axis=1) - q
     nrm = outward_normals(q, d)
     base = q[:, :, None, :] + d[:, :, None, :] * _BLUR_ALONG[None, None, :, None]
     across = _BLUR_ACROSS[None, :] * reach[:, None]  # (N, T)
-    pts = (base[:, :, :, None, :]
-           + across[:, None, None, :, None] * nrm[:, :, None, None, :])  # (N,4,3,T,2)
+    # the points sampled, x and y apart (N x 4 x 3 x T each: a row per place on a side)
     rows = n_cards * 12
-    mx = np.ascontiguousarray(pts[..., 0].reshape(rows, -1), np.float32)
-    my = np.ascontiguousarray(pts[..., 1].reshape(rows, -1), np.float32)
+    mx, my = ((base[:, :, :, None, i] + across[:, None, None, :] * nrm[:, :, None, None, i]
+               ).reshape(rows, -1) for i in (0, 1))
     prof = cv2.remap(gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     prof = prof.astype(np.float32)
     k = prof.shape[1] // 4
