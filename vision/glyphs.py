@@ -344,7 +344,9 @@ def top_width(mask: np.ndarray, at: float = 0.12) -> float:
     h, w = mask.shape
     if h < 3 or w < 2:
         return 0.5
-    row = np.nonzero(mask[min(h - 1, int(round(at * h)))] > 0)[0]
+    # (the non-zero places of a uint8 row are its ink: no comparison first)
+    line = mask[min(h - 1, int(round(at * h)))]
+    row = np.flatnonzero(line) if mask.dtype == np.uint8 else np.nonzero(line > 0)[0]
     if len(row) == 0:
         return 0.0
     return float(row[-1] - row[0] + 1) / float(w)

@@ -659,7 +659,8 @@ class CornerRead:
     @cached_property
     def quality(self) -> float:
         # asked for many times while the ways up are weighed; the scores are final by then
-        return float(self.rank_scores.max() + self.suit_scores.max())
+        # (the ufunc's own reduction: ndarray.max wraps it in Python)
+        return float(np.maximum.reduce(self.rank_scores) + np.maximum.reduce(self.suit_scores))
 
     @cached_property
     def rank_list(self) -> list[float]:
@@ -964,7 +965,7 @@ class IndexReader:
         # touching one survives
         L = max(9, int(cfg.line_length * H))
         if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
-            lines = _long_lines(mask, stats, L)
+            lines = _long_lines(mask, rows, L)
             if lines.any():
                 mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
                 n, labels, stats = _components(mask)
@@ -2626,23 +2627,26 @@ def _open_line(mask: np.ndarray, n: int, vertical: bool) -> NDArray[np.uint8]:
     return np.asarray(hits > 0, dtype=np.uint8)
 
 
-def _long_lines(mask: np.ndarray, stats: np.ndarray, n: int) -> NDArray[np.uint8]:
+def _long_lines(mask: np.ndarray, rows: list[list[int]], n: int) -> NDArray[np.uint8]:
     """The straight vertical and horizontal ink runs of the 0/1 ``mask`` at least ``n`` px
     long (its openings by n x 1 and 1 x n lines), computed only in the columns and rows
     that can hold one: a run that long lies in a component at least that tall (or wide) --
     or, as the opening counts the outside of the picture as ink, in one that reaches a
-    border and is half as long (or spans the picture)."""
+    border and is half as long (or spans the picture).  ``rows``: the mask's components'
+    statistics as plain lists (x, y, width, height, area; the background first)."""
     ph, pw = mask.shape
-    x, y, w, h = (stats[1:, i] for i in range(4))
     half = n // 2 - 1
     out = np.zeros_like(mask)
-    tall = (h >= n) | (h == ph) | (((y == 0) | (y + h == ph)) & (h >= half))
-    if tall.any():
-        x0, x1 = int(x[tall].min()), int((x + w)[tall].max())
+    # (plain numbers: a few components, where numpy's steps cost more than the tests)
+    tall = [(x, x + w) for x, y, w, h, _a in rows[1:]
+            if h >= n or h == ph or ((y == 0 or y + h == ph) and h >= half)]
+    if tall:
+        x0, x1 = min(a for a, _ in tall), max(b for _, b in tall)
         out[:, x0:x1] = _open_line(np.ascontiguousarray(mask[:, x0:x1]), n, True)
-    wide = (w >= n) | (w == pw) | (((x == 0) | (x + w == pw)) & (w >= half))
-    if wide.any():
-        y0, y1 = int(y[wide].min()), int((y + h)[wide].max())
+    wide = [(y, y + h) for x, y, w, h, _a in rows[1:]
+            if w >= n or w == pw or ((x == 0 or x + w == pw) and w >= half)]
+    if wide:
+        y0, y1 = min(a for a, _ in wide), max(b for _, b in wide)
         out[y0:y1] |= _open_line(mask[y0:y1], n, False)
     return out
 
@@ -2894,7 +2898,7 @@ def analyse_centre(
     L = max(9, int(0.3 * H))
     if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
         # long straight lines (a panel's border, a picture's frame) are not pips
-        lines = _long_lines(mask, stats, L)
+        lines = _long_lines(mask, rows, L)
         if lines.any():
             mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
             n, labels, stats = _components(mask)

@@ -36,7 +36,7 @@ def test_long_lines_are_the_openings_by_lines() -> None:
             continue
         want = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8)) | (
             cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, n), np.uint8)))
-        assert np.array_equal(_long_lines(mask, stats, n), want), (h, w, n)
+        assert np.array_equal(_long_lines(mask, stats.tolist(), n), want), (h, w, n)
 
 
 def test_outline_coverage_stops_only_where_the_count_is_decided() -> None:
