@@ -967,7 +967,8 @@ class IndexReader:
         if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
             lines = _long_lines(mask, rows, L)
             if lines.any():
-                mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+                # (0/1 masks: taking the widened lines away is mask and not lines)
+                cv2.subtract(mask, cv2.dilate(lines, _SQUARE3), dst=mask)
                 n, labels, stats = _components(mask)
                 rows = stats.tolist()
         ph, pw = mask.shape
@@ -2417,17 +2418,18 @@ def _cut_by_frame(corners: tuple[tuple[float, float], ...], w: int, h: int,
     shape its index is stretched (a 4H cut by the top of the frame read as a 4D)."""
     if len(corners) != 4:
         return False
-    q = np.asarray(corners, np.float64)
+    # (plain numbers: numpy's scalars cost more than these few tests)
+    pts = [(float(x), float(y)) for x, y in corners]
     on_edge = False
     for k in range(4):
-        (ax, ay), (bx, by) = q[k], q[(k + 1) % 4]
+        (ax, ay), (bx, by) = pts[k], pts[(k + 1) % 4]
         if ((abs(ax) <= tol and abs(bx) <= tol) or (abs(ay) <= tol and abs(by) <= tol)
                 or (abs(ax - (w - 1)) <= tol and abs(bx - (w - 1)) <= tol)
                 or (abs(ay - (h - 1)) <= tol and abs(by - (h - 1)) <= tol)):
             on_edge = True
     if not on_edge:
         return False
-    s = quad_sides(q)
+    s = quad_sides(np.asarray(pts, np.float64))
     return bool(min(s[0], s[2]) < uneven * max(s[0], s[2])
                 or min(s[1], s[3]) < uneven * max(s[1], s[3]))
 
@@ -2601,6 +2603,7 @@ def _margin_conf(margin: float, best: float, need: float, floor: float) -> float
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 _SQUARE9 = np.ones((9, 9), np.uint8)
+_SQUARE3 = np.ones((3, 3), np.uint8)
 
 
 def _ink_channel(img: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -2900,7 +2903,7 @@ def analyse_centre(
         # long straight lines (a panel's border, a picture's frame) are not pips
         lines = _long_lines(mask, rows, L)
         if lines.any():
-            mask &= 1 - np.asarray(cv2.dilate(lines, np.ones((3, 3), np.uint8)), dtype=np.uint8)
+            cv2.subtract(mask, cv2.dilate(lines, _SQUARE3), dst=mask)  # (0/1: and not)
             n, labels, stats = _components(mask)
             rows = stats.tolist()
     # the index boxes in both corners (whole pixels, one wider all round); no index glyph
