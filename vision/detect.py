@@ -80,7 +80,9 @@ _TURNS = tuple(np.array([(k + i) % 4 for i in range(4)], np.intp) for k in range
 
 def quad_sides(q: np.ndarray) -> NDArray[np.float64]:
     """The lengths of a quad's four sides, from corner 0 to 1 onwards."""
-    return np.asarray(np.hypot(*(q.take(_TURNS[1], axis=0) - q).T), np.float64)
+    d = q.take(_TURNS[1], axis=0) - q
+    sides: NDArray[np.float64] = np.hypot(d[:, 0], d[:, 1]).astype(np.float64, copy=False)
+    return sides
 
 
 def median(values: Sequence[float]) -> float:
@@ -144,20 +146,26 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     counts = [len(c) for c in pts]
     owner = np.repeat(np.arange(n_quads), counts)
     p = np.concatenate(pts).astype(np.float64)
-    corner = np.repeat(quads, counts, axis=0)  # M x 4 x 2: each point's quad
-    unit, length = np.repeat(u, counts, axis=0), np.repeat(lengths, counts, axis=0)
-    rx = p[:, 0, None] - corner[..., 0]
-    ry = p[:, 1, None] - corner[..., 1]
-    t = rx * unit[..., 0] + ry * unit[..., 1]
-    d = np.abs(rx * unit[..., 1] - ry * unit[..., 0])
-    sel = (t > 0.15 * length) & (t < 0.85 * length) & (d < np.maximum(3.0, 0.04 * length))
+    # (M x 4 each: per point, its quad's corners, sides' directions and the bounds along
+    # and off each side, made per side and repeated -- the same numbers as made per point)
+    cx, cy, ux, uy = (np.repeat(v, counts, axis=0) for v in (
+        quads[..., 0], quads[..., 1], u[..., 0], u[..., 1]))
+    lo, hi, off = (np.repeat(v, counts, axis=0) for v in (
+        0.15 * lengths, 0.85 * lengths, np.maximum(3.0, 0.04 * lengths)))
+    rx = p[:, 0, None] - cx
+    ry = p[:, 1, None] - cy
+    t = rx * ux + ry * uy
+    d = np.abs(rx * uy - ry * ux)
+    sel = (t > lo) & (t < hi) & (d < off)
     # the points chosen, grouped by side (quad k's side i is group 4k + i); positions
-    # relative to the side's first corner
-    at, side = np.nonzero(sel)
+    # relative to the side's first corner (found in the flat array: point * 4 + side)
+    flat = np.flatnonzero(sel)
+    at, side = flat >> 2, flat & 3
     group = owner[at] * 4 + side
     order = np.argsort(group, kind="stable")
     group = group[order]
-    x, y = rx[at, side][order], ry[at, side][order]
+    flat = flat[order]
+    x, y = rx.reshape(-1)[flat], ry.reshape(-1)[flat]
     per_side = np.bincount(group, minlength=4 * n_quads)
     enough = per_side >= 5
     keep = enough[group]

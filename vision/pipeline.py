@@ -774,6 +774,14 @@ def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[Card
 def _area(corners: tuple[tuple[float, float], ...]) -> float:
     if len(corners) != 4:
         return 0.0
+    if isinstance(corners, tuple):
+        # (a reading's corners, asked for by several steps of a frame: worked out once)
+        return _tuple_area(corners)
+    return float(quad_area(np.array(corners, np.float32)))
+
+
+@functools.lru_cache(maxsize=256)
+def _tuple_area(corners: tuple[tuple[float, float], ...]) -> float:
     return float(quad_area(np.array(corners, np.float32)))
 
 
