@@ -2723,8 +2723,9 @@ def _redness(img: np.ndarray, ink: np.ndarray, paper: np.ndarray | None) -> floa
         return None
     if cv2.countNonZero(ink) < 4:
         return None
-    col = np.array(cv2.mean(np.ascontiguousarray(img), ink)[:3], np.float32) / paper
-    b, g, r = (float(x) for x in col)  # relative to the paper
+    # (a slice of a patch is read in place: OpenCV steps over its rows)
+    col = np.array(cv2.mean(img, ink)[:3], np.float32) / paper
+    b, g, r = (float(x) for x in col.tolist())  # relative to the paper
     red = r - max(b, g)
     if red <= 0.0 and max(b, g) - min(b, g, r) > _INK_CHROMA:
         # coloured but not red (a four-colour deck's blue diamonds, green clubs): no
