@@ -76,11 +76,12 @@ def turn_quad(q: np.ndarray, k: int) -> np.ndarray:
 
 # the corners in the order of each quarter turn of a quad (see turn_quad)
 _TURNS = tuple(np.array([(k + i) % 4 for i in range(4)], np.intp) for k in range(4))
+NEXT_CORNER = _TURNS[1]  # the corner after each corner of a quad
 
 
 def quad_sides(q: np.ndarray) -> NDArray[np.float64]:
     """The lengths of a quad's four sides, from corner 0 to 1 onwards."""
-    d = q.take(_TURNS[1], axis=0) - q
+    d = q.take(NEXT_CORNER, axis=0) - q
     sides: NDArray[np.float64] = np.hypot(d[:, 0], d[:, 1]).astype(np.float64, copy=False)
     return sides
 
@@ -102,7 +103,6 @@ def quad_area(q: np.ndarray) -> float:
 
 
 _PREV_SIDE = np.array([3, 0, 1, 2])  # the side before each side of a quad
-_NEXT_CORNER = np.array([1, 2, 3, 0])  # the corner after each corner of a quad
 
 
 # the side lines' fit: residuals (px) up to HUBER_C count in full, farther ones by
@@ -137,7 +137,7 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
         return out
     quads = np.stack([out[k] for k in todo]).astype(np.float64)  # K x 4 x 2
     n_quads = len(todo)
-    ab = quads[:, _NEXT_CORNER] - quads
+    ab = quads[:, NEXT_CORNER] - quads
     lengths = np.hypot(ab[..., 0], ab[..., 1])  # K x 4
     usable = lengths.min(axis=1) >= 4
     u = ab / np.maximum(lengths, 1e-9)[..., None]
@@ -971,7 +971,7 @@ def _least_step(img: np.ndarray, quads: list[np.ndarray], reach: float = 3.0) ->
     """The least, over every side of the ``quads``, of how much darker ``img`` is ``reach``
     px outside the side than as far inside it (the median of three places along it)."""
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
-    d = q.take(_TURNS[1], axis=1) - q
+    d = q.take(NEXT_CORNER, axis=1) - q
     normal = outward_normals(q, d) * reach
     on = q[:, :, None, :] + d[:, :, None, :] * _STEP_ALONG[None, None, :, None]
     h, w = img.shape[:2]

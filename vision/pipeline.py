@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from companion.cards import Card, Suit
 from vision.detect import (
+    NEXT_CORNER,
     corner_quads,
     detect,
     detect_quads,
@@ -776,7 +777,10 @@ def _area(corners: tuple[tuple[float, float], ...]) -> float:
         return 0.0
     if isinstance(corners, tuple):
         # (a reading's corners, asked for by several steps of a frame: worked out once)
-        return _tuple_area(corners)
+        try:
+            return _tuple_area(corners)
+        except TypeError:  # (corners that are no plain numbers: not kept)
+            pass
     return float(quad_area(np.array(corners, np.float32)))
 
 
@@ -2263,9 +2267,6 @@ def edge_blur(gray: np.ndarray, corners: np.ndarray, height: float) -> float | N
     return edge_blurs(gray, [corners], [height])[0]
 
 
-_NEXT_CORNERS = np.array([1, 2, 3, 0], np.intp)  # each corner's next, clockwise
-
-
 def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
                ) -> list[float | None]:
     """For each card quad, how wide (px) the outline of its second blurriest side is: the
@@ -2279,7 +2280,7 @@ def edge_blurs(gray: np.ndarray, quads: list[np.ndarray], heights: list[float]
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     n_cards = len(q)
     reach = np.maximum(6.0, 0.08 * np.asarray(heights, np.float32))  # (N,)
-    d = q.take(_NEXT_CORNERS, axis=1) - q
+    d = q.take(NEXT_CORNER, axis=1) - q
     nrm = outward_normals(q, d)
     base = q[:, :, None, :] + d[:, :, None, :] * _BLUR_ALONG[None, None, :, None]
     across = _BLUR_ACROSS[None, :] * reach[:, None]  # (N, T)
