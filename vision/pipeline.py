@@ -2158,30 +2158,20 @@ class Recognizer:
         del rl[n_real:]
         ro = sorted(range(n_real), key=rl.__getitem__, reverse=True)
         so = sorted(range(len(sl)), key=sl.__getitem__, reverse=True)
-        if picture and centre is not None and veto and len(reads) >= 2:
-            # a picture in the middle rules out the rank the corners hold first: the
-            # likeliest rank it allows goes first where every index corner has it first or
-            # second (a looped Q whose loop makes an 8 of it by a hair, the picture's
-            # bonus not enough)
+        rivals = ro[1:]
+        if picture and centre is not None and len(reads) >= 2:
+            # a picture in the middle: the likeliest rank it allows, where every index
+            # corner has it first or second among the real ranks, goes first, and the ranks
+            # it rules out (2 to 10) are no rivals -- a looped Q that the corners take for
+            # an 8, even where the 8 leads by more than the picture's bonus
             allowed = centre.expected()
             best = next((i for i in ro if RANK_CLASSES[i] in allowed), None)
             if best is not None and all(best in _top_two(r.rank_list, n_real) for r in reads):
                 ro.remove(best)
                 ro.insert(0, best)
                 veto = False
-        r1, r2 = rl[ro[0]], rl[ro[1]]
-        if (
-            picture
-            and centre is not None
-            and RANK_CLASSES[ro[0]] in centre.expected()
-            and len(reads) >= 2
-            and all(ro[0] in _top_two(r.rank_list, n_real) for r in reads)
-        ):
-            # a picture in the middle, and both index corners have the rank it allows first
-            # or second: the ranks it rules out (2 to 10) are no rivals (a looped Q that
-            # looks like an 8)
-            allowed = centre.expected()
-            r2 = max((rl[i] for i in ro[1:] if RANK_CLASSES[i] in allowed), default=r2)
+                rivals = [i for i in ro[1:] if RANK_CLASSES[i] in allowed] or ro[1:]
+        r1, r2 = rl[ro[0]], rl[rivals[0]]
         s1, s2 = sl[so[0]], sl[so[1]]
         need = cfg.abstain_margin * (1.0 if len(reads) >= 2 else cfg.single_corner_factor)
         need *= strict
