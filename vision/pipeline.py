@@ -368,8 +368,12 @@ class RecognizerConfig:
     fan_region_sized: bool = True
     fan_region_confidence: float = 0.6
     fan_rank_ratio: float = 0.108  # rank glyph height / card height (the size's prior)
-    fan_glyph_height: tuple[float, float] = (0.45, 1.7)  # x the expected rank height ...
-    fan_glyph_height_unsized: tuple[float, float] = (0.25, 1.7)  # ... without a whole card
+    # x the expected rank height (the webcam deck's index is half as tall again as the
+    # phone deck's the search expects, and its glyphs, up to 1.7 x, were left out: 200
+    # webcam-deck fans and 200 rows named 306 and 487 of 1,000 cards; up to 2, 322 and
+    # 508, none wrong either way) ...
+    fan_glyph_height: tuple[float, float] = (0.45, 2.0)
+    fan_glyph_height_unsized: tuple[float, float] = (0.25, 2.0)  # ... without a whole card
     # the card's top edge beside the rank: points this far along it (of the card width)
     # and this far beyond it (of the card height) must not be paper of the region (0.05:
     # the edge is put where the phone deck's index would have it, and a jumbo or large

@@ -462,6 +462,30 @@ def test_a_covered_king_needs_the_surer_margin(crops) -> None:
     assert "KC" in said(Recognizer(RecognizerConfig(fan_hard_ranks=("T", "J", "Q"))))
 
 
+def test_a_larger_index_than_the_phone_decks_is_looked_for_in_covered_corners(webcam) -> None:
+    """The covered corners are looked for among ink the size of the phone deck's rank
+    glyph; the webcam deck's index is half as tall again, and its glyphs, more than 1.7 x
+    that size, were left out (``fan_glyph_height``, now up to 2 x): 30 fanned hands of
+    three name more cards, none wrongly (fan1006's 3D, fan1012's 5D)."""
+    import frames
+
+    now = Recognizer()
+    before = Recognizer(RecognizerConfig(fan_glyph_height=(0.45, 1.7),
+                                         fan_glyph_height_unsized=(0.25, 1.7)))
+    got = {"now": 0, "before": 0}
+    said_now: dict[int, set[str]] = {}
+    for seed in range(1000, 1030):
+        hand = frames.fan_hand(webcam, 3, seed=seed, spread=10 + seed % 3 * 3)
+        for name, rec in (("now", now), ("before", before)):
+            said = {r.card.code for r in rec.read(hand.frame) if r.card is not None}
+            assert said <= set(hand.codes), (seed, name, said, hand.codes)
+            got[name] += len(said)
+            if name == "now":
+                said_now[seed] = said
+    assert got["now"] >= got["before"] + 3, got
+    assert "3D" in said_now[1006] and "5D" in said_now[1012]
+
+
 def test_a_taller_stroke_from_the_rank_top_is_part_of_it() -> None:
     """Blurred by 2 px, the webcam deck's 4 of hearts falls apart into its bar and a stem
     taller than the rest: starting at the rank's top, the stem is still part of the rank
