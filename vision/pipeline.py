@@ -374,6 +374,8 @@ class RecognizerConfig:
     # 508, none wrong either way) ...
     fan_glyph_height: tuple[float, float] = (0.45, 2.0)
     fan_glyph_height_unsized: tuple[float, float] = (0.25, 2.0)  # ... without a whole card
+    fan_thin_lines: int = 2
+    fan_thin_confidence: float = 0.72
     # the card's top edge beside the rank: points this far along it (of the card width)
     # and this far beyond it (of the card height) must not be paper of the region (0.05:
     # the edge is put where the phone deck's index would have it, and a jumbo or large
