@@ -418,6 +418,25 @@ def test_a_covered_index_a_covering_edge_runs_against_is_read_when_sure(crops) -
     assert "9D" in read(Recognizer(RecognizerConfig(fan_cut_confidence=0.0)), fan3)
 
 
+def _fans_named(deck, n: int, seeds: range, now: Recognizer, before: Recognizer
+                ) -> tuple[int, int, dict[int, set[str]]]:
+    """Cards named in fanned hands of ``n`` cards (seeds ``seeds``) by ``now`` and by
+    ``before`` -- never a card not in the hand -- and what ``now`` named in each."""
+    import frames
+
+    got = {"now": 0, "before": 0}
+    said_now: dict[int, set[str]] = {}
+    for seed in seeds:
+        hand = frames.fan_hand(deck, n, seed=seed, spread=10 + seed % 3 * 3)
+        for name, rec in (("now", now), ("before", before)):
+            said = {r.card.code for r in rec.read(hand.frame) if r.card is not None}
+            assert said <= set(hand.codes), (seed, name, said, hand.codes)
+            got[name] += len(said)
+            if name == "now":
+                said_now[seed] = said
+    return got["now"], got["before"], said_now
+
+
 def test_a_pip_beside_a_covered_index_is_no_part_of_its_rank(crops) -> None:
     """The phone deck prints a 10's and a 5's first big pip just right of the index: in a
     covered corner snapped a little off, the pip lies inside the patch, level with the
@@ -426,21 +445,9 @@ def test_a_pip_beside_a_covered_index_is_no_part_of_its_rank(crops) -> None:
     starting well below the rank's top joins it only up to ``rank_row_low`` x its height:
     30 fanned hands named 105 cards, now 112, none wrongly (fan11's 10H, fan29's 10D and
     5H among them)."""
-    import frames
-
-    now = Recognizer()
-    before = Recognizer(RecognizerConfig(rank_row_low=1.6))
-    got = {"now": 0, "before": 0}
-    said_now: dict[int, set[str]] = {}
-    for seed in range(30):
-        hand = frames.fan_hand(crops, 5, seed=seed, spread=10 + seed % 3 * 3)
-        for name, rec in (("now", now), ("before", before)):
-            said = {r.card.code for r in rec.read(hand.frame) if r.card is not None}
-            assert said <= set(hand.codes), (seed, name, said, hand.codes)
-            got[name] += len(said)
-            if name == "now":
-                said_now[seed] = said
-    assert got["now"] >= got["before"] + 5, got  # (112 and 105)
+    now, before, said_now = _fans_named(crops, 5, range(30), Recognizer(),
+                                        Recognizer(RecognizerConfig(rank_row_low=1.6)))
+    assert now >= before + 5, (now, before)  # (112 and 105)
     assert "TH" in said_now[11]
     assert {"TD", "5H"} <= said_now[29]
 
@@ -468,22 +475,11 @@ def test_a_larger_index_than_the_phone_decks_is_looked_for_in_covered_corners(we
     that size, were left out (``fan_glyph_height``, now up to 2 x): 30 fanned hands of
     three name more cards, none wrongly (fan1006's and fan1014's 3D; fan1012's 5D, which
     the second look with thin lines opened away now finds either way)."""
-    import frames
-
-    now = Recognizer()
     before = Recognizer(RecognizerConfig(fan_glyph_height=(0.45, 1.7),
                                          fan_glyph_height_unsized=(0.25, 1.7)))
-    got = {"now": 0, "before": 0}
-    said_now: dict[int, set[str]] = {}
-    for seed in range(1000, 1030):
-        hand = frames.fan_hand(webcam, 3, seed=seed, spread=10 + seed % 3 * 3)
-        for name, rec in (("now", now), ("before", before)):
-            said = {r.card.code for r in rec.read(hand.frame) if r.card is not None}
-            assert said <= set(hand.codes), (seed, name, said, hand.codes)
-            got[name] += len(said)
-            if name == "now":
-                said_now[seed] = said
-    assert got["now"] >= got["before"] + 2, got
+    now, before_named, said_now = _fans_named(webcam, 3, range(1000, 1030), Recognizer(),
+                                              before)
+    assert now >= before_named + 2, (now, before_named)
     assert "3D" in said_now[1006] and "3D" in said_now[1014] and "5D" in said_now[1012]
 
 
@@ -498,18 +494,9 @@ def test_a_glyph_joined_to_a_card_edge_is_looked_for_with_thin_lines_opened(webc
     import frames
 
     now = Recognizer()
-    off = Recognizer(RecognizerConfig(fan_thin_lines=0))
-    got = {"now": 0, "off": 0}
-    said_now: dict[int, set[str]] = {}
-    for seed in range(1000, 1040):
-        hand = frames.fan_hand(webcam, 5, seed=seed, spread=10 + seed % 3 * 3)
-        for name, rec in (("now", now), ("off", off)):
-            said = {r.card.code for r in rec.read(hand.frame) if r.card is not None}
-            assert said <= set(hand.codes), (seed, name, said, hand.codes)
-            got[name] += len(said)
-            if name == "now":
-                said_now[seed] = said
-    assert got["now"] >= got["off"] + 5, got  # (80 and 72)
+    named, off, said_now = _fans_named(webcam, 5, range(1000, 1040), now,
+                                       Recognizer(RecognizerConfig(fan_thin_lines=0)))
+    assert named >= off + 5, (named, off)  # (80 and 72)
     assert {"2D", "5H"} <= said_now[1010]
     row = frames.fan_hand(webcam, 6, seed=5183, layout="row", step=0.22, jitter=4.0)
     assert "4C" in row.codes and "2C" not in row.codes
