@@ -54,7 +54,8 @@ class IndexPose:
     # card's: a suit pip sits under the middle of a rank glyph that may lean), tried in
     # turn when the card's edges are not found about ``quad``
     turned: tuple[np.ndarray, ...] = ()
-    # its rank glyph is found only in the ink with thin lines opened away (see _covered)
+    # its rank or suit glyph is found only in the ink with thin lines opened away (see
+    # _covered)
     thin: bool = False
 
 
