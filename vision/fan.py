@@ -28,7 +28,6 @@ from its index corner at the 63 x 88 mm card shape (:class:`~vision.pipeline.Car
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -54,9 +53,6 @@ class IndexPose:
     # card's: a suit pip sits under the middle of a rank glyph that may lean), tried in
     # turn when the card's edges are not found about ``quad``
     turned: tuple[np.ndarray, ...] = ()
-    # its rank or suit glyph is found only in the ink with thin lines opened away (see
-    # _covered)
-    thin: bool = False
 
 
 def ink_components(
@@ -65,13 +61,10 @@ def ink_components(
     glyph_px: float,
     span: tuple[float, float],
     cfg: RecognizerConfig,
-    opened: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Components of ink in ``v`` (the ink channel, uint8) within ``region`` (uint8 mask
     of the cards' paper): stats (x, y, w, h, area) and centroids of the components that
-    may be glyphs (``span`` times ``glyph_px`` tall), the label image and their labels.
-    ``opened``: the ink opened by a square this many pixels wide first (lines thinner
-    than that taken out)."""
+    may be glyphs (``span`` times ``glyph_px`` tall), the label image and their labels."""
     k = max(3, int(round(1.6 * glyph_px)) | 1)
     # the paper's level around each pixel: the brightest nearby (a glyph is narrower
     # than the window, so its own ink does not count)
@@ -80,8 +73,6 @@ def ink_components(
     ink = (v.astype(np.float32) < np.minimum(pf * cfg.ink_ratio, pf - cfg.ink_min_contrast))
     ink &= paper > 60
     mask = ink.view(np.uint8) & region
-    if opened:
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((opened, opened), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8,
                                                                ltype=cv2.CV_16U)
     lo, hi = span
@@ -102,7 +93,6 @@ def index_poses(
     region: np.ndarray,
     origin_xy: tuple[int, int],
     cfg: RecognizerConfig,
-    thin: Sequence[bool] = (),
 ) -> list[IndexPose]:
     """Poses of index corners from pairs of glyph components (rank over suit), in the
     pixels the components were found in (``pixels``: each one's pixel coordinates, x y, or
@@ -164,7 +154,7 @@ def index_poses(
         ]
         if quads:
             out.append(IndexPose(quads[0], (float(cents[i, 0]), float(cents[i, 1])),
-                                 tuple(quads[1:]), bool(thin and (thin[i] or thin[j]))))
+                                 tuple(quads[1:])))
     return out
 
 
@@ -391,7 +381,6 @@ def _covered(
     for q in named_quads:
         (whole if any(_same_quad(q, d) for d in quads) else cornered).append(q)
     poses: list[IndexPose] = []
-    thin_poses: list[IndexPose] = []
     for outline in regions:
         pts = np.asarray(outline, np.float32).reshape(-1, 2)
         if len(pts) < 3:
@@ -410,52 +399,29 @@ def _covered(
         region = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(region, [np.round(pts * s - (x0, y0)).astype(np.int32)], 1)
         v = _ink_channel(img[y0:y1, x0:x1])
-        span = cfg.fan_glyph_height if card_h else cfg.fan_glyph_height_unsized
-        looks = [ink_components(v, region, ch * s * cfg.fan_rank_ratio, span, cfg)]
-        if cfg.fan_thin_lines:
-            # the ink again with its thin lines opened away: a card's edge, a dashed line of
-            # shadow in the ink, joined to a glyph it runs past makes the glyph too tall
-            looks.append(ink_components(v, region, ch * s * cfg.fan_rank_ratio, span, cfg,
-                                        cfg.fan_thin_lines))
+        stats, cents, labels, ids = ink_components(
+            v, region, ch * s * cfg.fan_rank_ratio,
+            cfg.fan_glyph_height if card_h else cfg.fan_glyph_height_unsized, cfg)
         # each component's outermost pixels, its convex hull's corners: the glyph's extent
         # along any direction is theirs (index_poses measures it some sixty times a look)
         pixels = []
-        kept_stats, kept_cents = [], []
-        thin_idx: list[int] = []  # those of the second look only
-        seen: set[tuple[int, ...]] = set()
-        for look, (stats, cents, labels, ids) in enumerate(looks):
-            for k, ((bx, by, bw, bh, area), lab) in enumerate(
-                    zip(stats.tolist(), ids.tolist(), strict=True)):
-                if (bx, by, bw, bh, area) in seen:
-                    continue  # the same component in both looks
-                seen.add((bx, by, bw, bh, area))
-                yy, xx = np.nonzero(labels[by : by + bh, bx : bx + bw] == lab)
-                pts = np.stack([xx + bx + x0, yy + by + y0], axis=1).astype(np.float32)
-                pixels.append(np.asarray(cv2.convexHull(pts), np.float32).reshape(-1, 2))
-                kept_stats.append(stats[k])
-                kept_cents.append(cents[k])
-                if look:
-                    thin_idx.append(len(kept_stats) - 1)
-        stats = np.array(kept_stats, np.float32).reshape(-1, 5)
-        cents = np.array(kept_cents, np.float64).reshape(-1, 2)
+        for (bx, by, bw, bh), lab in zip(stats[:, :4].tolist(), ids.tolist(), strict=True):
+            yy, xx = np.nonzero(labels[by : by + bh, bx : bx + bw] == lab)
+            pts = np.stack([xx + bx + x0, yy + by + y0], axis=1).astype(np.float32)
+            pixels.append(np.asarray(cv2.convexHull(pts), np.float32).reshape(-1, 2))
+        stats = stats.astype(np.float32)
         stats[:, 0] += x0
         stats[:, 1] += y0
         cents = (cents + (x0, y0)).astype(np.float32)
-        thin = [False] * len(cents)
-        for i in thin_idx:
-            thin[i] = True
         sized = ch * s if card_h is not None or by_region else None
-        for p in index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg, thin):
+        for p in index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg):
             rank = (p.rank[0] / s, p.rank[1] / s)
             if any(inside(rank, q) for q in whole) or any(in_index(rank, q) for q in cornered):
                 continue  # the index of a card read already
-            (thin_poses if p.thin else poses).append(
-                IndexPose(p.quad / s, rank, tuple(q / s for q in p.turned), p.thin))
-    # (those found only with thin lines opened away come last: on a busy table the first
-    # look's may fill fan_max_poses)
-    poses = (poses + thin_poses)[: cfg.fan_max_poses]
+            poses.append(IndexPose(p.quad / s, rank, tuple(q / s for q in p.turned)))
     if not poses:
         return []
+    poses = poses[: cfg.fan_max_poses]
     rect = _canonical_rect(cfg.crop_size)
     patches = []
     snapped = []
@@ -474,7 +440,7 @@ def _covered(
         q = got
         m = cv2.getPerspectiveTransform(q, rect)
         patches.append(pyr.warp(lvl, m, (rec.reader.pw, rec.reader.ph)))
-        snapped.append(IndexPose(q * 2**lvl, p.rank, thin=p.thin))
+        snapped.append(IndexPose(q * 2**lvl, p.rank))
     poses = snapped
     segs = [edge_segments(patch, cfg) for patch in patches]
     # (no wider patch for a big "10": the cards over this one cover what lies beyond; a
@@ -483,12 +449,8 @@ def _covered(
                                                                           strict=True)],
                                     whole_rank=True)
     found: list[tuple[IndexPose, CardReading]] = []
-    # (a glyph found only with thin lines opened away was joined to one: a card's edge
-    # running against it, which may cut it, as a 4's bar cut short reads as a 2)
-    thin_cfg = replace(cfg, fan_min_confidence=max(cfg.fan_min_confidence,
-                                                   cfg.fan_thin_confidence))
     for p, patch, read, sg in zip(poses, patches, reads, segs, strict=True):
-        why, reading = judge(rec, p, patch, read, sg, thin_cfg if p.thin else cfg)
+        why, reading = judge(rec, p, patch, read, sg, cfg)
         if reading is not None:
             found.append((p, reading))
     return found

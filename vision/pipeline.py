@@ -374,13 +374,6 @@ class RecognizerConfig:
     # 508, none wrong either way) ...
     fan_glyph_height: tuple[float, float] = (0.45, 2.0)
     fan_glyph_height_unsized: tuple[float, float] = (0.25, 2.0)  # ... without a whole card
-    # the ink looked at a second time opened by a square this wide (0: not), lines
-    # thinner than that taken out: a card's edge, a dashed line of shadow in the ink, may
-    # join a glyph it runs past and make it too tall for one ...
-    fan_thin_lines: int = 2
-    # ... and a reading of a glyph found only so named at this confidence at least (the
-    # edge that ran against it may cut it: a 4 cut down the middle read as a 2 at 0.70)
-    fan_thin_confidence: float = 0.72
     # the card's top edge beside the rank: points this far along it (of the card width)
     # and this far beyond it (of the card height) must not be paper of the region (0.05:
     # the edge is put where the phone deck's index would have it, and a jumbo or large
