@@ -993,13 +993,7 @@ class IndexReader:
         # not glyphs; where a component is that long, cut the lines out so that a glyph
         # touching one survives
         L = max(9, int(cfg.line_length * H))
-        if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
-            lines = _long_lines(mask, rows, L)
-            if lines.any():
-                # (0/1 masks: taking the widened lines away is mask and not lines)
-                cv2.subtract(mask, cv2.dilate(lines, _SQUARE3), dst=mask)
-                n, labels, stats = _components(mask)
-                rows = stats.tolist()
+        n, labels, rows = _without_long_lines(mask, n, labels, rows, L)
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
@@ -2673,6 +2667,23 @@ def _long_lines(mask: np.ndarray, rows: list[list[int]], n: int) -> NDArray[np.u
     return out
 
 
+def _without_long_lines(
+    mask: np.ndarray, n: int, labels: np.ndarray, rows: list[list[int]], length: int
+) -> tuple[int, np.ndarray, list[list[int]]]:
+    """The 0/1 ``mask`` (its ``n`` components, ``labels`` and statistics ``rows`` as
+    plain lists) with its straight runs at least ``length`` px long taken out, widened by a
+    pixel (in place), and its components again -- as they were where no component is that
+    long."""
+    if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= length:
+        lines = _long_lines(mask, rows, length)
+        if lines.any():
+            # (0/1 masks: taking the widened lines away is mask and not lines)
+            cv2.subtract(mask, cv2.dilate(lines, _SQUARE3), dst=mask)
+            n, labels, stats = _components(mask)
+            rows = stats.tolist()
+    return n, labels, rows
+
+
 def _label_mask(labels: np.ndarray, ids: list[int]) -> NDArray[np.uint8]:
     """255 where ``labels`` is one of ``ids``, else 0 (OpenCV's compare gives 0/255 at
     once)."""
@@ -2919,13 +2930,8 @@ def analyse_centre(
                    if reader.colour else None)
             return Centre("pips", 1, None, [shape], red)
     L = max(9, int(0.3 * H))
-    if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= L:
-        # long straight lines (a panel's border, a picture's frame) are not pips
-        lines = _long_lines(mask, rows, L)
-        if lines.any():
-            cv2.subtract(mask, cv2.dilate(lines, _SQUARE3), dst=mask)  # (0/1: and not)
-            n, labels, stats = _components(mask)
-            rows = stats.tolist()
+    # long straight lines (a panel's border, a picture's frame) are not pips
+    n, labels, rows = _without_long_lines(mask, n, labels, rows, L)
     # the index boxes in both corners (whole pixels, one wider all round); no index glyph
     # is much larger than the index read
     boxes: list[tuple[int, int, int, int]] = []
