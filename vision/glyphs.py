@@ -305,36 +305,41 @@ def builtin_model() -> GlyphModel:
     return _BUILTIN
 
 
-def side_notch(mask: np.ndarray) -> float:
-    """Depth (of the width) of the deepest dent in the sides of a suit shape between 20% and
-    62% of its height: a club's waist between its lobes (about 0.1-0.25), which a spade,
-    heart or diamond does not have (below about 0.06)."""
+def side_notches(mask: np.ndarray) -> tuple[float, float]:
+    """Depths (of the width) of the deepest dent in the left side and in the right side of
+    a suit shape, between 20% and 62% of its height: a club's waist between its lobes
+    (about 0.1-0.25 each side), which a spade, heart or diamond does not have (below about
+    0.06).  A dent on one side only is no waist: a speck or stroke run into the glyph's
+    side (a court's printed frame beside its index) makes one."""
     # findContours takes any non-zero pixel as ink: a uint8 mask needs no 0/1 copy
     m = mask if mask.dtype == np.uint8 else (mask > 0).astype(np.uint8)
     h, w = m.shape
     cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not cs:
-        return 0.0
+        return 0.0, 0.0
     c = cs[0] if len(cs) == 1 else max(cs, key=cv2.contourArea)
     if len(c) < 5:
-        return 0.0
+        return 0.0, 0.0
     try:
         hull = cv2.convexHull(c, returnPoints=False)
         d = cv2.convexityDefects(c, hull)
     except cv2.error:
-        return 0.0
+        return 0.0, 0.0
     if d is None:
-        return 0.0
-    best = 0.0
+        return 0.0, 0.0
+    left = right = 0.0
     # plain ints: a few defects, each costing more in numpy scalars than in Python
     d = d.reshape(-1, 4)
     far = c.reshape(-1, 2)[d[:, 2]].tolist()
     for (px, py), depth in zip(far, d[:, 3].tolist(), strict=True):
         y = py / h
         x = px / w
-        if 0.2 < y < 0.62 and (x < 0.4 or x > 0.6):
-            best = max(best, depth / 256.0 / w)
-    return float(best)
+        if 0.2 < y < 0.62:
+            if x < 0.4:
+                left = max(left, depth / 256.0 / w)
+            elif x > 0.6:
+                right = max(right, depth / 256.0 / w)
+    return left, right
 
 
 def top_width(mask: np.ndarray, at: float = 0.12) -> float:

@@ -64,7 +64,7 @@ from vision.glyphs import (
     Exemplars,
     builtin_model,
     glyph_features,
-    side_notch,
+    side_notches,
     top_width,
 )
 from vision.neighbours import keep_read_guesses
@@ -249,6 +249,12 @@ class RecognizerConfig:
     club_notch: float = 0.1
     no_notch: float = 0.05
     club_notch_max: float = 0.3  # deeper dents are a spade's stalk under its lobes
+    # ... and a club's waist dents both sides: the shallower at least this deep (a jack of
+    # spades' index glyph run into the dotted frame of its picture beside it dented its
+    # right side 0.13, its left 0.03, and read as a club; of 1,238 club and spade glyphs
+    # of the photos and drawn decks, every dent of 0.1 or more on one side with less than
+    # this on the other, 7 spades' and 21 clubs')
+    club_notch_other: float = 0.05
     notch_penalty: float = 0.12
     notch_min_height: int = 12
     # a black suit glyph's width at 30% of its height less its width at 10% (of its
@@ -533,6 +539,11 @@ class RecognizerConfig:
     # the top card's index turned on its side, the other end no index); such an unread
     # quad is left to the fan stage, which reads the covered corners (above 1.0: never)
     lone_corner_min_confidence: float = 0.75
+    # ... or, where the middle counts the rank's pips, where that corner alone prefers the
+    # rank to any other by this much (the outline of a column of landscape cards, of a
+    # card's shape, its end's big pip read as a 6 over a 4 by 0.017, and 6 pips in its
+    # middle, was named a 6S)
+    lone_count_margin: float = 0.035
     # ... and, where its middle is a picture, whose glyphs start no lower than this (of the
     # card's height) in its corner (of 1,174 cards named, the index starts at 0.04 of it
     # for half, below 0.06 for 99 in 100, and at 0.16 at most, a 7H read from both corners)
@@ -1166,7 +1177,8 @@ class IndexReader:
             if wide[k] and int(np.argmax(rs[k])) != _TEN:
                 continue  # the wider patch is for a ten's "0" only
             glyph_cs = float(ss[k, _CLUB] - ss[k, _SPADE])
-            adjust_suit_scores(ss[k], smask, red, cfg, widening=not whole_rank)
+            adjust_suit_scores(ss[k], smask, red, cfg, widening=not whole_rank,
+                               both_sides=not whole_rank)
             cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
                             glyph_cs, faints[k])
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
@@ -2028,9 +2040,12 @@ class Recognizer:
             (reading.confidence < (self.config.lone_corner_min_confidence if lone_at is None
                                    else min(lone_at, self.config.lone_corner_min_confidence))
              # (unless the middle counts the rank's pips, in a sharp picture of the card:
-             # it stands for the other corner)
+             # it stands for the other corner -- where the corner itself prefers the rank
+             # by lone_count_margin: the middle bears a rank out, it does not choose one)
              and not (centre is not None and centre.counts(reading.card.rank)
-                      and self._sharp(best.corners)))
+                      and self._sharp(best.corners)
+                      and _rank_margin(best.reads[0], reading.card.rank)
+                      >= self.config.lone_count_margin))
             or (centre is not None and centre.kind == "picture"
                 and best.reads[0].box[1] > self.config.lone_index_top * self.config.crop_size[1])
         ):
@@ -2580,6 +2595,13 @@ def _percentile_linear(values: NDArray[np.integer[Any]], q: float, div: float = 
     return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
 
 
+def _rank_margin(read: CornerRead, rank: str) -> float:
+    """By how much the corner ``read`` prefers ``rank`` to every other real rank."""
+    scores = read.rank_list[: len(RANK_CLASSES)]
+    mine = RANK_CLASSES.index(rank)
+    return scores[mine] - max(s for i, s in enumerate(scores) if i != mine)
+
+
 def _black_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> float:
     """How much more the corners' reading ``alternatives`` (card code, mean of its rank's
     and suit's scores) prefer the suit of ``card``, a club or a spade, to the other black
@@ -2762,10 +2784,13 @@ _INK_CHROMA = 0.2
 
 def adjust_suit_scores(
     scores: np.ndarray, mask: np.ndarray, red: float | None, cfg: RecognizerConfig,
-    widening: bool = True,
+    widening: bool = True, both_sides: bool = True,
 ) -> None:
     """Colour and shape evidence on top of the glyph similarity (in place); ``widening``:
-    how a black suit widens below its top counts too (see ``spade_widening``)."""
+    how a black suit widens below its top counts too (see ``spade_widening``);
+    ``both_sides``: a club's waist must dent both sides of the glyph (see
+    ``club_notch_other``; not in a covered corner, whose glyph the card over it may cut
+    down one side)."""
     # (element by element, on the suit indices worked out once: this runs for every suit
     # glyph cut out, and a whole-array operation costs more than a few float32 updates)
     if red is not None:
@@ -2789,12 +2814,14 @@ def adjust_suit_scores(
                 scores[_CLUB] -= cfg.widening_penalty
             elif wider <= cfg.club_widening:
                 scores[_SPADE] -= cfg.widening_penalty
-        notch = side_notch(mask)
+        left, right = side_notches(mask)
+        notch = max(left, right)
         if notch > cfg.club_notch_max:
             pass  # deeper than a club's waist: a spade's stalk meeting its lobes, no evidence
         elif notch >= cfg.club_notch:
-            for i in _NOT_CLUB:
-                scores[i] -= cfg.notch_penalty
+            if not both_sides or min(left, right) >= cfg.club_notch_other:
+                for i in _NOT_CLUB:
+                    scores[i] -= cfg.notch_penalty
         elif notch <= cfg.no_notch:
             scores[_CLUB] -= cfg.notch_penalty * 0.5
 
