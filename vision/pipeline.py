@@ -684,6 +684,10 @@ class CornerRead:
     # the glyphs were cut at the lighter threshold for faint red ink (``faint_ink``): a
     # card read from such corners only is named where its middle bears the rank out
     faint: bool = False
+    # a long straight line taken out of the ink (see ``line_length``) touched the rank
+    # glyph: a stroke of it may have gone with the line (a blurred 4's stem, in a column
+    # of ink run down into its suit's, read as a 2), and the middle is looked at
+    lined: bool = False
 
     @cached_property
     def quality(self) -> float:
@@ -892,34 +896,39 @@ class IndexReader:
 
     def _glyphs(
         self, patch: np.ndarray, narrow: int | None = None, faint: bool = False
-    ) -> tuple[list[_Glyphs], bool, bool]:
+    ) -> tuple[list[_Glyphs], bool, bool, bool]:
         """The cut-outs of :meth:`glyphs`; whether a glyph level with a rank glyph, just
         right of it, runs off the patch's right edge (the "0" of a ten wider than the
         window); and whether they were cut at the lighter threshold for faint red ink
-        (only with ``faint``, and ``faint_ink``).  ``narrow``: the patch is a wider one of
-        a corner whose patch was this wide (see :meth:`_cut`)."""
+        (only with ``faint``, and ``faint_ink``); and whether a long line taken out of the
+        ink touched a rank glyph (see :attr:`CornerRead.lined`).  ``narrow``: the patch is
+        a wider one of a corner whose patch was this wide (see :meth:`_cut`)."""
         cfg = self.cfg
         v = _ink_channel(patch)
         paper = _percentile(v, cfg.paper_percentile)
         if paper < 60:
-            return [], False, False
+            return [], False, False, False
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = _below(v, thr)
         ink = mask.copy()
         runs_off: list[bool] = []
-        out = self._cut(patch, v, thr, mask, ink, narrow, runs_off)
+        removed: list[np.ndarray] = []  # long lines taken out of the ink
+        lined: list[bool] = []
+        out = self._cut(patch, v, thr, mask, ink, narrow, runs_off, removed, lined)
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
             # (against the ink as found: thinning parts a glyph the card's edge cuts from
             # the rim)
-            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS), ink, narrow)
+            out = self._cut(patch, v, thr, cv2.erode(mask, _CROSS), ink, narrow, None, removed,
+                            lined)
         if not out:
             # ... or keep only the ink's darker half: between blurred glyphs that touch,
             # the bridge is lighter than their strokes
             core = _percentile(v, 2.0)
             if thr - core > 2 * cfg.ink_min_contrast:
                 dark = (core + thr) / 2
-                out = self._cut(patch, v, dark, _below(v, dark), None, narrow)
+                out = self._cut(patch, v, dark, _below(v, dark), None, narrow, None, removed,
+                                lined)
         if (not out and faint and cfg.faint_ink and self.colour
                 and cv2.countNonZero(ink) < cfg.faint_ink_share * ink.size
                 and self._red_ink(patch, ink, v, thr)):
@@ -931,7 +940,7 @@ class IndexReader:
             light = (thr + paper) / 2
             out = self._cut(patch, v, light, _below(v, light), None, narrow)
             if out:
-                return out, bool(runs_off), True
+                return out, bool(runs_off), True, False
         if not out and cfg.merged_ink_darker > 0:
             # ... or, where ink from the index's column runs off the patch's right edge (a
             # blurred suit glyph run into the big pip beside it), take that ink only where
@@ -939,8 +948,8 @@ class IndexReader:
             # while the rank's strokes, blurred grey, would be lost at a darker threshold
             split = self._split_merged(v, mask, ink, thr)
             if split is not None:
-                out = self._cut(patch, v, thr, split, ink, narrow)
-        return out, bool(runs_off), False
+                out = self._cut(patch, v, thr, split, ink, narrow, None, removed, lined)
+        return out, bool(runs_off), False, bool(out) and bool(lined)
 
     def _split_merged(
         self, v: np.ndarray, mask: np.ndarray, ink: np.ndarray, thr: float
@@ -982,13 +991,19 @@ class IndexReader:
         ink: np.ndarray | None = None,
         narrow: int | None = None,
         runs_off: list[bool] | None = None,
+        removed: list[np.ndarray] | None = None,
+        lined: list[bool] | None = None,
     ) -> list[_Glyphs]:
         """Cut-outs of rank and suit from the ink ``mask``.  ``narrow``: the patch is the
         wider one of a corner whose patch was ``narrow`` px wide; only a rank glyph that
         took in a glyph running off that patch's right edge is cut (the narrow patch gave
         the rest), and no glyph that starts beyond that edge is looked at (the pips beside
         a big index).  ``runs_off``: True is appended to it when a glyph level with a rank
-        glyph, just right of it, runs off this patch's right edge (see :func:`_next_digit`)."""
+        glyph, just right of it, runs off this patch's right edge (see :func:`_next_digit`);
+        ``removed``: the long straight lines taken out of the ink (of this patch, by this
+        cut or an earlier one, whose mask this may be made from) are appended to it;
+        ``lined``: True is appended to it when one touches a rank glyph cut out (see
+        :attr:`CornerRead.lined`)."""
         cfg = self.cfg
         H = cfg.crop_size[1]
         m = self.rim
@@ -1004,7 +1019,9 @@ class IndexReader:
         # not glyphs; where a component is that long, cut the lines out so that a glyph
         # touching one survives
         L = max(9, int(cfg.line_length * H))
-        n, labels, rows = _without_long_lines(mask, n, labels, rows, L)
+        if removed is None:
+            removed = []
+        n, labels, rows = _without_long_lines(mask, n, labels, rows, L, removed)
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
@@ -1105,6 +1122,10 @@ class IndexReader:
                 if cx0 >= sx0 and cx1 <= sx1 and cy0 >= sy0 and cy1 <= sy1:
                     suit_ids.append(i)
             rmask = _label_mask(labels[y0:y1, x0:x1], rank)
+            # (within 2 px: a thinned glyph lies a pixel further off)
+            if lined is not None and any(
+                    r[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2].any() for r in removed):
+                lined.append(True)
             smask = _label_mask(labels[sy0:sy1, sx0:sx1], suit_ids)
             red = None
             if self.colour:
@@ -1149,18 +1170,21 @@ class IndexReader:
         cands = []
         wide: list[bool] = []
         faints: list[bool] = []  # cut at the lighter threshold (faint red ink)
+        lines: list[bool] = []  # a long line taken out touched a rank glyph
         for pi, patch in enumerate(patches):
-            found, runs_off, cut_faint = self._glyphs(patch, faint=faint)
+            found, runs_off, cut_faint, cut_lined = self._glyphs(patch, faint=faint)
             for g in ([] if runs_off and whole_rank else found[: cfg.max_hypotheses]):
                 cands.append((pi, g))
                 wide.append(False)
                 faints.append(cut_faint)
+                lines.append(cut_lined)
             if runs_off and wider is not None:
-                more, _, cut_faint = self._glyphs(wider(pi), patch.shape[1], faint)
+                more, _, cut_faint, cut_lined = self._glyphs(wider(pi), patch.shape[1], faint)
                 for g in more[: cfg.max_hypotheses]:
                     cands.append((pi, g))
                     wide.append(True)
                     faints.append(cut_faint)
+                    lines.append(cut_lined)
         out: list[CornerRead | None] = [None] * len(patches)
         if not cands:
             return out
@@ -1180,7 +1204,7 @@ class IndexReader:
             adjust_suit_scores(ss[k], smask, red, cfg, widening=not whole_rank,
                                both_sides=not whole_rank)
             cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
-                            glyph_cs, faints[k])
+                            glyph_cs, faints[k], lines[k])
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
             if out[pi] is None or q > best_q[pi]:
                 out[pi], best_q[pi] = cr, q
@@ -1998,6 +2022,10 @@ class Recognizer:
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks
                 and (len(best.reads) < 2 or reading.confidence < cfg.centre_sure))
             or any(r.faint for r in best.reads)
+            # (a court's own picture frame runs beside its index: its lines touch a court's
+            # rank as a rule, and a court read below centre_sure is looked at anyway)
+            or (any(r.lined for r in best.reads)
+                and not (reading.card is not None and reading.card.rank in "JQK"))
             or _card_height(best.corners) < cfg.centre_small_height
         ):
             with self.stages("pip check"):
@@ -2690,17 +2718,21 @@ def _long_lines(mask: np.ndarray, rows: list[list[int]], n: int) -> NDArray[np.u
 
 
 def _without_long_lines(
-    mask: np.ndarray, n: int, labels: np.ndarray, rows: list[list[int]], length: int
+    mask: np.ndarray, n: int, labels: np.ndarray, rows: list[list[int]], length: int,
+    taken: list[np.ndarray] | None = None,
 ) -> tuple[int, np.ndarray, list[list[int]]]:
     """The 0/1 ``mask`` (its ``n`` components, ``labels`` and statistics ``rows`` as
     plain lists) with its straight runs at least ``length`` px long taken out, widened by a
     pixel (in place), and its components again -- as they were where no component is that
-    long."""
+    long.  ``taken``: the widened runs taken out are appended to it."""
     if n > 1 and max(max(r[2], r[3]) for r in rows[1:]) >= length:
         lines = _long_lines(mask, rows, length)
         if lines.any():
             # (0/1 masks: taking the widened lines away is mask and not lines)
-            cv2.subtract(mask, cv2.dilate(lines, _SQUARE3), dst=mask)
+            wide = cv2.dilate(lines, _SQUARE3)
+            cv2.subtract(mask, wide, dst=mask)
+            if taken is not None:
+                taken.append(wide)
             n, labels, stats = _components(mask)
             rows = stats.tolist()
     return n, labels, rows
