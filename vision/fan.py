@@ -354,7 +354,12 @@ def read_fans(
         # the deck's own); a place read differently by the two looks names nothing
         sized = card_height_from(named_quads)
         found += _covered(rec, deck, pyr, quads, regions, named_quads, sized, grays)
-    return _agree(found, card_h, {r.card.code for r in named if r.card is not None})
+    out = _agree(found, card_h, {r.card.code for r in named if r.card is not None})
+    # a covered card is named only where it is as tall as a card named whole must be
+    # (min_card_height): its index is a few px high (12-card frames shrunk to 0.4, their
+    # cards 42 to 59 px tall, named 7 wrong cards of 337 here, a QC or a KH among them)
+    least = rec.config.min_card_height
+    return [r for r in out if _card_height(np.asarray(r.corners, np.float32)) >= least]
 
 
 def _covered(
@@ -785,6 +790,7 @@ from vision.pipeline import (  # noqa: E402  (the pipeline imports this module)
     CornerRead,
     Recognizer,
     _canonical_rect,
+    _card_height,
     _ink_channel,
     _Pyramid,
 )
