@@ -526,6 +526,17 @@ class RecognizerConfig:
     # ... and which court it is only from this many index corners read (a smeared KH read
     # as a JH at 0.81 from one corner, its other corner showing no index)
     smear_court_corners: int = 2
+    # a club or spade whose card's edges are as wide as this share of its index's rank
+    # glyph's height (blurred so that a club's lobes run into a spade's outline: a
+    # small-index deck blurred 1.6 px, its clubs named as spades) is named only where its
+    # middle's pips, their shapes read, do not prefer the other black suit
+    # (centre_black_veto) ...
+    blur_suit_ratio: float = 0.16
+    # ... or, where its middle shows no pips to read (a court, an ace), blurred as wide as
+    # this share and its corners prefer its suit by smear_black_margin: a small-index deck
+    # blurred 2.2 px named a QC as a QS and an AC as an AS, the suits 0.07-0.1 apart, where a
+    # large-index deck blurred as much reads right (edges 0.16 of its index)
+    blur_index_ratio: float = 0.21
     # a card under single_min_height named club or spade likewise (its suit glyph a few
     # pixels across: a 7C 74 px tall read as a 7S in both corners, the suits 0.048 apart)
     small_black_margin: float = 0.05
@@ -1312,6 +1323,9 @@ class Recognizer:
         # otherwise convert the same frame again)
         self.frame_gray: np.ndarray | None = None
         self.frame_explained = False
+        # the edge widths (see edge_blurs) of the cards of the frame being read, measured
+        # already, by their readings' corners
+        self._edge_widths: dict[tuple[tuple[float, float], ...], float | None] = {}
         # asked, when set, of a card whose corners show no index at all before it is read
         # again restored: whether the card (its corners in the frame) holds one of our
         # printed codes -- then it is no playing card, and not worth the second look
@@ -1346,6 +1360,7 @@ class Recognizer:
         it (see :func:`vision.detect.detect`)."""
         self.frame_gray = None
         self.frame_explained = False
+        self._edge_widths = {}
         try:
             with self.stages("detect"):
                 pyr = self.prepare(image)
@@ -1400,6 +1415,7 @@ class Recognizer:
                     # (a row's top card does not size the search: see read_fans)
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings,
                                                     unsized=tops)
+            readings = self._unblurred(pyr, readings)
             readings = _under_none(readings, self.config)
             named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
@@ -1825,8 +1841,9 @@ class Recognizer:
         quads = [np.asarray(readings[i].corners, np.float32) for i in looked]
         heights = [_card_height(c) for c in quads]
         out = list(readings)
-        for i, corners, height, width in zip(looked, quads, heights,
-                                             edge_blurs(gray, quads, heights), strict=True):
+        widths = edge_blurs(gray, quads, heights)
+        self._edge_widths.update(zip([readings[i].corners for i in looked], widths, strict=True))
+        for i, corners, height, width in zip(looked, quads, heights, widths, strict=True):
             card = readings[i].card
             if not self._smeared(width, height, card is not None and card.rank in "JQK"):
                 continue
@@ -1840,6 +1857,58 @@ class Recognizer:
             r = readings[i]
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
         return out, smeared
+
+    def _unblurred(self, pyr: _Pyramid, readings: list[CardReading]) -> list[CardReading]:
+        """``readings``, but no club or spade whose suit the blur leaves unsettled: a whole
+        card (not one known by an index corner only) whose edges are as wide as
+        ``blur_suit_ratio`` of its index's rank glyph's height -- blurred so that a
+        club's lobes run into a spade's outline -- is named only where its middle's pips,
+        their shapes read, do not prefer the other black suit (``centre_black_veto``); or,
+        where its middle shows no pips to read (a court, an ace), where blurred less than
+        ``blur_index_ratio`` or its corners prefer its suit by ``smear_black_margin``."""
+        cfg = self.config
+        gray = self.frame_gray
+        black = [i for i, r in enumerate(readings)
+                 if r.card is not None and r.card.suit.letter in "CS" and not r.partial
+                 and len(r.corners) == 4 and r.index is not None and r.index[2] > 0]
+        if not black or gray is None:
+            return readings
+        quads = [np.asarray(readings[i].corners, np.float32) for i in black]
+        heights = [_card_height(q) for q in quads]
+        # (most were measured already, as their cards were read)
+        seen = self._edge_widths
+        new = [j for j, i in enumerate(black) if readings[i].corners not in seen]
+        measured = dict(zip(new, edge_blurs(gray, [quads[j] for j in new],
+                                            [heights[j] for j in new]), strict=True))
+        widths = [measured[j] if j in measured else seen[readings[i].corners]
+                  for j, i in enumerate(black)]
+        out = list(readings)
+        for i, q, height, width in zip(black, quads, heights, widths, strict=True):
+            r = readings[i]
+            if width is None or height <= 0 or r.card is None or r.index is None:
+                continue
+            blur = width / (r.index[2] * height)
+            if blur < cfg.blur_suit_ratio or not self._suit_unsettled(pyr, r, q, blur):
+                continue
+            out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
+        return out
+
+    def _suit_unsettled(self, pyr: _Pyramid, reading: CardReading, corners: np.ndarray,
+                        blur: float) -> bool:
+        """For :meth:`_unblurred`: whether a club or spade so blurred (``blur``: its edges'
+        width over its index's height) is not to be named."""
+        cfg = self.config
+        card = reading.card
+        assert card is not None
+        if card.rank not in "JQKA" and cfg.centre_black_veto is not None:
+            middle = self.centre(pyr, corners, True, True)
+            if middle.kind == "pips" and middle.count >= 2 and middle.suit_scores is not None:
+                named = _CLUB if card.suit.letter == "C" else _SPADE
+                other = _SPADE if named == _CLUB else _CLUB
+                return bool(middle.suit_scores[other] - middle.suit_scores[named]
+                            > cfg.centre_black_veto)
+        return (blur >= cfg.blur_index_ratio
+                and _black_margin(card, reading.alternatives) < cfg.smear_black_margin)
 
     def _bears_out(
         self,
