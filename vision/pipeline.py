@@ -1323,9 +1323,9 @@ class Recognizer:
         # otherwise convert the same frame again)
         self.frame_gray: np.ndarray | None = None
         self.frame_explained = False
-        # the edge widths (see edge_blurs) of the cards of the frame being read, measured
-        # already, by their readings' corners
-        self._edge_widths: dict[tuple[tuple[float, float], ...], float | None] = {}
+        # the edge widths (see edge_blurs) and heights of the cards of the frame being read,
+        # measured already, by their readings' corners
+        self._edge_widths: dict[tuple[tuple[float, float], ...], tuple[float | None, float]] = {}
         # asked, when set, of a card whose corners show no index at all before it is read
         # again restored: whether the card (its corners in the frame) holds one of our
         # printed codes -- then it is no playing card, and not worth the second look
@@ -1842,7 +1842,8 @@ class Recognizer:
         heights = [_card_height(c) for c in quads]
         out = list(readings)
         widths = edge_blurs(gray, quads, heights)
-        self._edge_widths.update(zip([readings[i].corners for i in looked], widths, strict=True))
+        self._edge_widths.update(zip([readings[i].corners for i in looked],
+                                     zip(widths, heights, strict=True), strict=True))
         for i, corners, height, width in zip(looked, quads, heights, widths, strict=True):
             card = readings[i].card
             if not self._smeared(width, height, card is not None and card.rank in "JQK"):
@@ -1873,22 +1874,24 @@ class Recognizer:
                  and len(r.corners) == 4 and r.index is not None and r.index[2] > 0]
         if not black or gray is None:
             return readings
-        quads = [np.asarray(readings[i].corners, np.float32) for i in black]
-        heights = [_card_height(q) for q in quads]
         # (most were measured already, as their cards were read)
         seen = self._edge_widths
-        new = [j for j, i in enumerate(black) if readings[i].corners not in seen]
-        measured = dict(zip(new, edge_blurs(gray, [quads[j] for j in new],
-                                            [heights[j] for j in new]), strict=True))
-        widths = [measured[j] if j in measured else seen[readings[i].corners]
-                  for j, i in enumerate(black)]
+        new = [i for i in black if readings[i].corners not in seen]
+        if new:
+            quads = [np.asarray(readings[i].corners, np.float32) for i in new]
+            heights = [_card_height(q) for q in quads]
+            seen.update(zip([readings[i].corners for i in new],
+                            zip(edge_blurs(gray, quads, heights), heights, strict=True),
+                            strict=True))
         out = list(readings)
-        for i, q, height, width in zip(black, quads, heights, widths, strict=True):
+        for i in black:
             r = readings[i]
+            width, height = seen[r.corners]
             if width is None or height <= 0 or r.card is None or r.index is None:
                 continue
             blur = width / (r.index[2] * height)
-            if blur < cfg.blur_suit_ratio or not self._suit_unsettled(pyr, r, q, blur):
+            if blur < cfg.blur_suit_ratio or not self._suit_unsettled(
+                    pyr, r, np.asarray(r.corners, np.float32), blur):
                 continue
             out[i] = CardReading(None, r.corners, r.confidence, r.alternatives)
         return out
