@@ -537,6 +537,11 @@ class RecognizerConfig:
     # blurred 2.2 px named a QC as a QS and an AC as an AS, the suits 0.07-0.1 apart, where a
     # large-index deck blurred as much reads right (edges 0.16 of its index)
     blur_index_ratio: float = 0.21
+    # ... where the pips are read, blurred that much, they must prefer its suit to the other
+    # black one by this much (small drawn clubs blurred 1.1 px, their pips 12 px across,
+    # read as spades by the index and by the pips alike, the pips by 0.001 to 0.04; of 319
+    # clubs and spades so blurred and named right, one was below that)
+    blur_pip_margin: float = 0.05
     # a card under single_min_height named club or spade likewise (its suit glyph a few
     # pixels across: a 7C 74 px tall read as a 7S in both corners, the suits 0.048 apart)
     small_black_margin: float = 0.05
@@ -1908,8 +1913,11 @@ class Recognizer:
             if middle.kind == "pips" and middle.count >= 2 and middle.suit_scores is not None:
                 named = _CLUB if card.suit.letter == "C" else _SPADE
                 other = _SPADE if named == _CLUB else _CLUB
-                return bool(middle.suit_scores[other] - middle.suit_scores[named]
-                            > cfg.centre_black_veto)
+                prefers = float(middle.suit_scores[named] - middle.suit_scores[other])
+                # (blurred as wide as blur_index_ratio, the pips must take the suit by
+                # blur_pip_margin)
+                need = cfg.blur_pip_margin if blur >= cfg.blur_index_ratio else 0.0
+                return prefers < -cfg.centre_black_veto or prefers < need
         return (blur >= cfg.blur_index_ratio
                 and _black_margin(card, reading.alternatives) < cfg.smear_black_margin)
 
