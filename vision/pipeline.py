@@ -3223,6 +3223,25 @@ def _yellow_share(crop: np.ndarray, paper: float, cfg: RecognizerConfig) -> floa
     return _vivid_share(crop, box, paper, cfg, (18, 35))
 
 
+def _white_balanced(crop: np.ndarray) -> np.ndarray:
+    """A colour card crop with its paper made grey again where the light has coloured it
+    (each channel scaled so that the mean colour of the crop's lightest twentieth, its
+    paper, is grey): under warm light a card's white paper is as saturated an orange-yellow
+    as a court's picture, and the middle of a card whose pips a blur ran together was taken
+    for one.  A crop whose paper's channels lie within 15% of each other is left as it is."""
+    sub = np.ascontiguousarray(crop[::3, ::3, :3]).reshape(-1, 3)
+    if len(sub) < 20:
+        return crop
+    level = sub.max(axis=1)
+    k = (len(level) * 95) // 100
+    light = sub[level >= np.partition(level, k)[k]]
+    ref = np.maximum(light.mean(axis=0), 1.0)
+    gains = ref.max() / ref
+    if gains.max() < 1.15:
+        return crop
+    return np.asarray(np.clip(crop[:, :, :3] * gains.astype(np.float32), 0, 255), np.uint8)
+
+
 def _vivid_share(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
                  cfg: RecognizerConfig, hues: tuple[int, int]) -> float:
     """The share of the box (x0, y0, x1, y1) of a colour card crop that is vivid: more
@@ -3230,7 +3249,7 @@ def _vivid_share(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
     ``paper``'s level), of a hue from ``hues[0]`` to ``hues[1]`` (OpenCV's half degrees);
     0.0 for an empty box."""
     x0, y0, x1, y1 = box
-    hsv = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(_white_balanced(crop)[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
     vivid = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue >= hues[0])
              & (hue <= hues[1]))
