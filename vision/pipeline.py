@@ -532,10 +532,11 @@ class RecognizerConfig:
     # middle's pips, their shapes read, do not prefer the other black suit
     # (centre_black_veto) ...
     blur_suit_ratio: float = 0.16
-    # ... or, where its middle shows no pips to read (a court, an ace), blurred as wide as
-    # this share and its corners prefer its suit by smear_black_margin: a small-index deck
-    # blurred 2.2 px named a QC as a QS and an AC as an AS, the suits 0.07-0.1 apart, where a
-    # large-index deck blurred as much reads right (edges 0.16 of its index)
+    # ... or, where its middle shows no pips to read (a court, an ace), only where blurred
+    # less than this share or where its corners prefer its suit by smear_black_margin: a
+    # small-index deck blurred 2.2 px named a QC as a QS and an AC as an AS, the suits
+    # 0.07-0.1 apart, where a large-index deck blurred as much reads right (edges 0.16 of
+    # its index)
     blur_index_ratio: float = 0.21
     # ... where the pips are read, blurred that much, they must prefer its suit to the other
     # black one by this much (small drawn clubs blurred 1.1 px, their pips 12 px across,
@@ -1869,8 +1870,9 @@ class Recognizer:
         card (not one known by an index corner only) whose edges are as wide as
         ``blur_suit_ratio`` of its index's rank glyph's height -- blurred so that a
         club's lobes run into a spade's outline -- is named only where its middle's pips,
-        their shapes read, do not prefer the other black suit (``centre_black_veto``); or,
-        where its middle shows no pips to read (a court, an ace), where blurred less than
+        their shapes read, do not prefer the other black suit (``centre_black_veto``), and
+        from ``blur_index_ratio`` on prefer its own by ``blur_pip_margin``; or, where its
+        middle shows no pips to read (a court, an ace), where blurred less than
         ``blur_index_ratio`` or its corners prefer its suit by ``smear_black_margin``."""
         cfg = self.config
         gray = self.frame_gray
@@ -3230,6 +3232,8 @@ def _white_balanced(crop: np.ndarray) -> np.ndarray:
     a court's picture, and the middle of a card whose pips a blur ran together was taken
     for one.  A crop whose channels' 95th percentiles lie within 15% of each other is left
     as it is."""
+    if crop.ndim != 3 or crop.shape[2] < 3 or crop.size == 0:
+        return crop
     img = crop if crop.shape[2] == 3 else np.ascontiguousarray(crop[:, :, :3])
     # (a pixel of every two by two: the levels as well, at a quarter of the cost -- this
     # runs for the middle of every card looked at for a picture)
