@@ -1883,9 +1883,8 @@ class Recognizer:
         ``blur_index_ratio`` or its corners prefer its suit by ``smear_black_margin``."""
         cfg = self.config
         gray = self.frame_gray
-        black = [i for i, r in enumerate(readings)
-                 if r.card is not None and r.card.suit.letter in "CS" and not r.partial
-                 and len(r.corners) == 4 and r.index is not None and r.index[2] > 0]
+        black = [i for i, card, index in _named_whole(readings)
+                 if card.suit.letter in "CS" and index[2] > 0]
         if not black or gray is None:
             return readings
         # (most were measured already, as their cards were read)
@@ -1917,9 +1916,7 @@ class Recognizer:
         much smaller than its neighbours' is a piece of one -- a blurred 9H's "9" cut
         short, read as a Q in both corners."""
         cfg = self.config
-        named = [(i, r.index[2]) for i, r in enumerate(readings)
-                 if r.card is not None and r.index is not None and not r.partial
-                 and len(r.corners) == 4]
+        named = [(i, index[2]) for i, _, index in _named_whole(readings)]
         if len(named) < cfg.index_size_cards:
             return readings
         least = cfg.index_size_ratio * median([size for _, size in named])
@@ -2581,6 +2578,16 @@ def _share_under(q: np.ndarray, blob: np.ndarray, quads: list[np.ndarray]) -> fl
     return under / len(pts)
 
 
+def _named_whole(
+    readings: list[CardReading],
+) -> list[tuple[int, Card, tuple[float, float, float]]]:
+    """Each reading that names a card found whole (its four corners, not extrapolated from
+    an index corner) and knows where its index is: its place, card and index."""
+    return [(i, r.card, r.index) for i, r in enumerate(readings)
+            if r.card is not None and r.index is not None and not r.partial
+            and len(r.corners) == 4]
+
+
 def _cut_by_frame(corners: tuple[tuple[float, float], ...], w: int, h: int,
                   tol: float = 1.5, uneven: float = 0.8) -> bool:
     """Whether a card quad is a card running out of the picture: one of its sides lies
@@ -3082,19 +3089,27 @@ def analyse_centre(
     rows = stats.tolist()
     dens = cfg.picture_density
     colour = reader.colour
+    balanced: list[np.ndarray] = []  # the crop white-balanced, made when first needed
+
+    def shown() -> np.ndarray:
+        """The crop as its colours are judged: white-balanced (see _white_balanced)."""
+        if not balanced:
+            balanced.append(_white_balanced(crop))
+        return balanced[0]
+
     spans = [(x, y, x + w, y + h) for x, y, w, h, a in rows[1:]
              if w > 0.6 * W and h > 0.6 * H and a > dens * w * h and a < 0.85 * w * h]
     if spans:
         # a picture spanning most of the card (before its frame is cut away as lines: it
         # may be joined to the card's edge by that frame, or by the edge's shadow) -- in
         # colour, only where it shows a court's colours
-        if not colour or any(_coloured(crop, b, paper, cfg) for b in spans):
+        if not colour or any(_coloured(shown(), b, paper, cfg) for b in spans):
             return Centre("picture")
         return Centre("plain")
     zx, zy = cfg.index_zone[0] * W, cfg.index_zone[1] * H
     if cfg.ace_pip_height > 0:
         pip = _lone_pip(rows, W, H, mg, (zx, zy), cfg)
-        if pip is not None and not (colour and _coloured(crop, pip[1], paper, cfg)):
+        if pip is not None and not (colour and _coloured(shown(), pip[1], paper, cfg)):
             # one pip alone in the middle, larger than a pip may be: an ace's (looked at
             # before long lines are cut out: its middle column is one)
             if not want_suit:
@@ -3164,14 +3179,14 @@ def analyse_centre(
         # 9 of clubs): in colour, that blob shows none of a court's colours; in grey, pips
         # lie beside it, its outer ones still apart
         if colour:
-            return Centre("picture" if any(_coloured(crop, b, paper, cfg) for b in big)
+            return Centre("picture" if any(_coloured(shown(), b, paper, cfg) for b in big)
                           else "plain")
         beside = sum(1 for p in pips
                      if not any(x0 <= p[1] + p[3] / 2 <= x1 and y0 <= p[2] + p[4] / 2 <= y1
                                 for x0, y0, x1, y1 in big))
         return Centre("picture" if beside < 2 else "plain")
     if not pips or other:
-        if colour and _yellow_share(crop, paper, cfg) >= cfg.picture_yellow:
+        if colour and _yellow_share(shown(), paper, cfg) >= cfg.picture_yellow:
             return Centre("picture", apart=True)
         return Centre("unknown")
     # the median pip area (whole pixel counts: as np.median gives it)
@@ -3287,7 +3302,7 @@ def _vivid_share(crop: np.ndarray, box: tuple[int, int, int, int], paper: float,
     ``paper``'s level), of a hue from ``hues[0]`` to ``hues[1]`` (OpenCV's half degrees);
     0.0 for an empty box."""
     x0, y0, x1, y1 = box
-    hsv = cv2.cvtColor(_white_balanced(crop)[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)
     hue, sat, val = cv2.split(hsv)
     vivid = ((sat > cfg.max_card_saturation) & (val > 0.3 * paper) & (hue >= hues[0])
              & (hue <= hues[1]))

@@ -555,11 +555,11 @@ def test_white_balance_greys_the_paper_and_leaves_white_light_alone() -> None:
     paper = balanced[5:20, 60:190].reshape(-1, 3).astype(float).mean(axis=0)
     assert paper.max() - paper.min() < 0.05 * paper.max(), paper
     cfg = RecognizerConfig()
-    # the warm paper is more saturated than card paper is; the vivid share is measured on
-    # the picture balanced, where the paper is no picture's yellow
+    # the warm paper is more saturated than card paper is; balanced (as a card's middle is
+    # judged), it is no picture's yellow
     sat = cv2.cvtColor(warm[5:20, 60:190], cv2.COLOR_BGR2HSV)[:, :, 1]
     assert float(np.median(sat)) > cfg.max_card_saturation
-    assert _yellow_share(warm, 200.0, cfg) < cfg.picture_yellow
+    assert _yellow_share(balanced, 200.0, cfg) < cfg.picture_yellow
 
 
 # (change, seed, the wrong court named without the rule): 12-card frames of real crops
