@@ -26,7 +26,7 @@ from vision.detect import median, order_clockwise, quad_area, turn_quad
 if TYPE_CHECKING:
     from vision.pipeline import CardReading, RecognizerConfig
 
-__all__ = ["keep_read_guesses", "neighbour_quads", "snap_sides"]
+__all__ = ["card_round_print", "keep_read_guesses", "neighbour_quads", "snap_sides"]
 
 # points along each side of a proposed quad where its border is sampled (fractions)
 _BORDER_T = np.linspace(0.15, 0.85, 7)
@@ -137,15 +137,107 @@ def snap_sides(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) 
         t1, t2 = float(_EDGE_T[:6].mean()), float(_EDGE_T[-6:].mean())
         a1, a2 = p + d * t1 + o1 * n, p + d * t2 + o2 * n
         lines.append((a1, (a2 - a1) / (t2 - t1)))
+    corners = _line_corners(lines)
+    return q if corners is None else corners
+
+
+def _line_corners(lines: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray | None:
+    """The corners of the quad whose sides lie on ``lines`` (a point and a direction each,
+    in order round it): each where a line meets the one before; None where two are
+    parallel."""
     out = []
     for i in range(4):
         (p1, d1), (p2, d2) = lines[i - 1], lines[i]
         den = float(d1[0] * d2[1] - d1[1] * d2[0])
         if abs(den) < 1e-6:
-            return q
+            return None
         t = float((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den
         out.append(p1 + t * d1)
     return np.array(out, np.float32)
+
+
+def card_round_print(img: np.ndarray, q: np.ndarray, min_contrast: float,
+                     reach: float = 1.2, min_margin: float = 0.08) -> np.ndarray | None:
+    """The card around a frame printed in its middle (a panel, a court's picture frame),
+    whose corners are ``q`` (clockwise), from the grey picture ``img``: where cards touch,
+    their paper is one region and that frame is what outlines a card's shape.  The frame
+    sits in the middle of its card with paper all round it, so the card's edge lies
+    outside each side, as far on one side as on the opposite: along each side's outward
+    normal, up to ``reach`` x the frame's shorter side, the first place where the paper
+    gives way (by ``min_contrast`` and a quarter of its level) to something darker for
+    good -- the table.  That paper is as light as the frame's inner rim, nearly (round a
+    card's own outline lies the table, darker than its paper).  A side whose paper runs on
+    (into a card it touches) takes the opposite side's margin; where both of a pair show
+    an edge, the nearer counts.  None
+    where neither margin of a pair is found, where one is under ``min_margin`` x the
+    frame's shorter side (3 px at least: an outline found just inside a card's edge, not a
+    frame printed in it), or where the card would not have a card's shape."""
+    q = np.asarray(q, np.float32).reshape(4, 2)
+    sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+    if float(sides.min()) < 8:
+        return None
+    top = int(reach * float(sides.min()))
+    centre = q.mean(axis=0)
+    offsets = np.arange(0, top + 1, dtype=np.float32)
+    t = np.linspace(0.2, 0.8, 9, dtype=np.float32)
+    # the paper round a printed frame is about as light as the frame's inside, or lighter;
+    # round a card, the table is darker
+    least = 0.85 * float(np.median(_border(img, q, max(2.0, 0.08 * float(sides.min())))))
+    margins: list[float | None] = []
+    normals = []
+    for i in range(4):
+        p, r = q[i], q[(i + 1) % 4]
+        d = r - p
+        n = np.array([d[1], -d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
+        if float(np.dot(centre - p, n)) > 0:
+            n = -n  # outwards
+        normals.append(n)
+        pts = (p[None, None, :] + (d[None, None, :] * t[None, :, None])
+               + offsets[:, None, None] * n[None, None, :])
+        prof = np.median(_sample(img, pts), axis=1)  # per offset
+        margins.append(_paper_end(prof, min_contrast, least))
+    # a frame printed in a card's middle has a margin of paper round it; an outline found
+    # a pixel or two inside a card's edge has none to speak of
+    least_margin = max(3.0, min_margin * float(sides.min()))
+    width = []
+    for a, b in ((0, 2), (1, 3)):
+        known = [m for m in (margins[a], margins[b]) if m is not None]
+        if not known or min(known) < least_margin:
+            return None
+        width.append(min(known))
+    lines = []
+    for i in range(4):
+        p, n = q[i], normals[i]
+        lines.append((p + width[i % 2] * n, q[(i + 1) % 4] - p))
+    card = _line_corners(lines)
+    if card is None:
+        return None
+    cs = np.hypot(*(np.roll(card, -1, axis=0) - card).T)
+    across, along = float(cs[0] + cs[2]), float(cs[1] + cs[3])
+    if not 0.6 <= min(across, along) / max(across, along) <= 0.8:
+        return None
+    return card
+
+
+def _paper_end(prof: NDArray[np.float32], min_contrast: float, least: float) -> float | None:
+    """Where the paper outside a printed frame ends along the profile ``prof`` (grey levels
+    at 0, 1, 2 ... px out from the frame's side): past the frame's own dark line, the
+    paper's level is the brightest of the first stretch; the edge is the first place from
+    which the profile stays darker than it by ``min_contrast`` and a quarter of it for 3 px.
+    None where the paper runs on, or is darker than ``least`` (no paper: the table)."""
+    n = prof.shape[0]
+    if n < 8:
+        return None
+    start = max(3, n // 6)
+    paper = float(prof[:start].max())
+    if paper < max(least, 2 * min_contrast):
+        return None
+    low = paper - max(min_contrast, 0.25 * paper)
+    dark = prof < low
+    for k in range(int(np.argmax(prof[:start])) + 1, n - 2):
+        if dark[k] and dark[k + 1] and dark[k + 2]:
+            return float(k)
+    return None
 
 
 def neighbour_quads(

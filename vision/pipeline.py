@@ -67,7 +67,7 @@ from vision.glyphs import (
     side_notches,
     top_width,
 )
-from vision.neighbours import keep_read_guesses
+from vision.neighbours import card_round_print, keep_read_guesses
 from vision.timing import Stages
 
 __all__ = [
@@ -470,6 +470,17 @@ class RecognizerConfig:
     fan_min_suit: float = 0.8
     fan_max_poses: int = 80  # per frame
     fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region
+    # an unread quad whose area lies this much inside a card named at least inside_named_area
+    # times as large is that card's print (a panel, a picture's frame: see _inside_named)
+    inside_named_share: float = 0.85
+    inside_named_area: float = 1.3
+    # an unread quad that may be a frame printed in a card's middle is read as the card
+    # round it (see Recognizer._grown_prints): the card's paper ends where the picture gets
+    # darker by this and a quarter of the paper's level; the card found may overlap a card
+    # named by this share of its area
+    grow_prints: bool = True
+    print_edge_contrast: float = 20.0
+    print_overlap: float = 0.1
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     # a quad at least clear_portrait square whose opposite sides are this near the same
@@ -764,6 +775,34 @@ def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
         r for r in readings
         if r.card is not None or r.alternatives or abs(_area(r.corners)) < 1.6 * med
     ]
+
+
+def _inside_named(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
+    """``readings``, but no unread quad lying inside a card named: a card's own print.
+
+    Where cards touch, their paper is one bright region, and the frame printed round a
+    card's middle (a panel, a court's picture) is what outlines a card's shape; the card is
+    then named from its index corner as a covered one is (its quad extrapolated from that
+    corner), and the frame inside it, read as no card, would stand beside it as a card found
+    but not read.  An unread quad whose area lies mostly (``inside_named_share``) inside a
+    card named at least ``inside_named_area`` times as large is that card's print."""
+    named = [(np.array(r.corners, np.float32).reshape(4, 2), abs(_area(r.corners)))
+             for r in readings if r.card is not None and len(r.corners) == 4]
+    if not named:
+        return readings
+    out = []
+    for r in readings:
+        if r.card is None and len(r.corners) == 4:
+            q = np.array(r.corners, np.float32).reshape(4, 2)
+            area = abs(_area(r.corners))
+            if area > 0 and any(
+                big >= cfg.inside_named_area * area
+                and float(cv2.intersectConvexConvex(q, n)[0]) >= cfg.inside_named_share * area
+                for n, big in named
+            ):
+                continue
+        out.append(r)
+    return out
 
 
 def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
@@ -1427,9 +1466,12 @@ class Recognizer:
                     # (a row's top card does not size the search: see read_fans)
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings,
                                                     unsized=tops)
+            if self.config.grow_prints:
+                readings = self._grown_prints(pyr, readings)
             readings = self._unblurred(pyr, readings)
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
+            readings = _inside_named(readings, self.config)
             named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
             if paper >= self.config.whole_frame_paper or (
@@ -1457,6 +1499,44 @@ class Recognizer:
         if not 0 < paper < cfg.dim_paper or paper < cfg.dim_snr * noise_sigma(gray):
             return None
         return np.asarray(cv2.convertScaleAbs(bgr, alpha=cfg.dim_target / paper), np.uint8)
+
+    def _grown_prints(self, pyr: _Pyramid, readings: list[CardReading]) -> list[CardReading]:
+        """``readings`` with each quad found but not named that lies in no card named, and is
+        no larger than the cards named, read again as the card round it, where it is a frame
+        printed in a card's middle (:func:`vision.neighbours.card_round_print`): where cards
+        touch, their paper is one region, and the panel round a card's pips or a court's
+        picture frame is what outlines a card's shape.  The card is read as any card found
+        whole is, and taken where it is named and overlaps no card named."""
+        cfg = self.config
+        gray = self.frame_gray
+        if gray is None:
+            return readings
+        named = [(np.array(r.corners, np.float32).reshape(4, 2), abs(_area(r.corners)))
+                 for r in readings if r.card is not None and len(r.corners) == 4]
+        largest = median([a for _, a in named]) * cfg.fan_quad_area if named else math.inf
+        out = list(readings)
+        for i, r in enumerate(readings):
+            if r.card is not None or r.partial or len(r.corners) != 4:
+                continue
+            q = np.array(r.corners, np.float32).reshape(4, 2)
+            area = abs(_area(r.corners))
+            if not 0 < area <= largest or any(
+                    float(cv2.intersectConvexConvex(q, n)[0]) > 0.5 * area for n, _ in named):
+                continue
+            card = card_round_print(gray, q, cfg.print_edge_contrast)
+            if card is None:
+                continue
+            card = order_clockwise(card)
+            big = abs(quad_area(card))
+            if any(float(cv2.intersectConvexConvex(card, n)[0]) > cfg.print_overlap * big
+                   for n, _ in named):
+                continue
+            reading = self._read_quads(pyr, [card])[0]
+            if reading.card is None:
+                continue
+            out[i] = reading
+            named.append((np.array(reading.corners, np.float32).reshape(4, 2), big))
+        return out
 
     def _table_part(
         self, blob: np.ndarray, named_areas: list[float], shape: tuple[int, ...]

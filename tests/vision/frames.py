@@ -102,6 +102,51 @@ def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=(
     return frame, codes
 
 
+def touching_frame(crops, n=6, size=(640, 480), seed=0, colour=(40, 90, 50), scale=0.85):
+    """Up to ``n`` cards crowded on a table, each laid touching or close beside one laid
+    before it (centres at most 1.1 card heights apart), at any angle, overlapping no card by
+    more than 4% of its area, and wholly inside the picture: where cards touch, their paper
+    is one bright region.  The codes of the cards laid."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    frame = np.zeros((h, w, 3), np.uint8)
+    frame[:] = colour
+    noise = rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    codes, masks, centres = [], [], []
+    for idx in rng.choice(len(crops), size=min(n, len(crops)), replace=False):
+        crop, code = crops[idx]
+        ch, cw = crop.shape[:2]
+        src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+        for _ in range(200):
+            ang = rng.uniform(0, 2 * math.pi)
+            c, s = math.cos(ang), math.sin(ang)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            dst = np.float32([[cx + scale * ((x - cw / 2) * c - (y - ch / 2) * s),
+                               cy + scale * ((x - cw / 2) * s + (y - ch / 2) * c)]
+                              for x, y in src])
+            if dst[:, 0].min() < 3 or dst[:, 1].min() < 3 or dst[:, 0].max() > w - 4 or (
+                    dst[:, 1].max() > h - 4):
+                continue
+            mask = np.zeros((h, w), np.uint8)
+            cv2.fillConvexPoly(mask, dst.astype(np.int32), 1)
+            if masks and (max(int((mask & m).sum()) for m in masks) > 0.04 * mask.sum()
+                          or min(math.hypot(cx - px, cy - py) for px, py in centres)
+                          > 1.1 * scale * ch):
+                continue
+            break
+        else:
+            continue
+        m = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(crop, m, (w, h))
+        pasted = cv2.warpPerspective(np.full((ch, cw), 255, np.uint8), m, (w, h))
+        frame[pasted > 127] = warped[pasted > 127]
+        masks.append(mask)
+        centres.append((cx, cy))
+        codes.append(code)
+    return frame, codes
+
+
 def _printed_card(data, shape):
     from vision.synth import render_qr_card
 
