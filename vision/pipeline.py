@@ -1501,27 +1501,31 @@ class Recognizer:
         return np.asarray(cv2.convertScaleAbs(bgr, alpha=cfg.dim_target / paper), np.uint8)
 
     def _grown_prints(self, pyr: _Pyramid, readings: list[CardReading]) -> list[CardReading]:
-        """``readings`` with each quad found but not named that lies in no card named, and is
-        no larger than the cards named, read again as the card round it, where it is a frame
-        printed in a card's middle (:func:`vision.neighbours.card_round_print`): where cards
-        touch, their paper is one region, and the panel round a card's pips or a court's
-        picture frame is what outlines a card's shape.  The card is read as any card found
-        whole is, and taken where it is named and overlaps no card named."""
+        """``readings`` with each quad found but not named that lies in no card named whole,
+        and is no larger than the cards named, read again as the card round it, where it is
+        a frame printed in a card's middle (:func:`vision.neighbours.card_round_print`):
+        where cards touch, their paper is one region, and the panel round a card's pips or a
+        court's picture frame is what outlines a card's shape.  The card is read as any card
+        found whole is, and taken where it is named and overlaps no card named whole; a card
+        named from an index corner inside it (as a covered one: its corner was this card's
+        own, or lies under it) gives way to it."""
         cfg = self.config
         gray = self.frame_gray
         if gray is None:
             return readings
-        named = [(np.array(r.corners, np.float32).reshape(4, 2), abs(_area(r.corners)))
-                 for r in readings if r.card is not None and len(r.corners) == 4]
-        largest = median([a for _, a in named]) * cfg.fan_quad_area if named else math.inf
-        out = list(readings)
+        whole = [np.array(r.corners, np.float32).reshape(4, 2) for r in readings
+                 if r.card is not None and not r.partial and len(r.corners) == 4]
+        areas = [abs(_area(r.corners)) for r in readings
+                 if r.card is not None and len(r.corners) == 4]
+        largest = median(areas) * cfg.fan_quad_area if areas else math.inf
+        out: list[CardReading | None] = list(readings)
         for i, r in enumerate(readings):
             if r.card is not None or r.partial or len(r.corners) != 4:
                 continue
             q = np.array(r.corners, np.float32).reshape(4, 2)
             area = abs(_area(r.corners))
             if not 0 < area <= largest or any(
-                    float(cv2.intersectConvexConvex(q, n)[0]) > 0.5 * area for n, _ in named):
+                    float(cv2.intersectConvexConvex(q, n)[0]) > 0.5 * area for n in whole):
                 continue
             card = card_round_print(gray, q, cfg.print_edge_contrast)
             if card is None:
@@ -1529,14 +1533,22 @@ class Recognizer:
             card = order_clockwise(card)
             big = abs(quad_area(card))
             if any(float(cv2.intersectConvexConvex(card, n)[0]) > cfg.print_overlap * big
-                   for n, _ in named):
+                   for n in whole):
                 continue
             reading = self._read_quads(pyr, [card])[0]
             if reading.card is None:
                 continue
             out[i] = reading
-            named.append((np.array(reading.corners, np.float32).reshape(4, 2), big))
-        return out
+            whole.append(np.array(reading.corners, np.float32).reshape(4, 2))
+            inside = whole[-1].reshape(-1, 1, 2)
+            fx, fy = cfg.index_at
+            for j, o in enumerate(out):
+                if o is not None and o.partial and o.card is not None and len(o.corners) == 4:
+                    c = np.array(o.corners, np.float32)
+                    at = c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[0])
+                    if cv2.pointPolygonTest(inside, (float(at[0]), float(at[1])), False) > 0:
+                        out[j] = None
+        return [o for o in out if o is not None]
 
     def _table_part(
         self, blob: np.ndarray, named_areas: list[float], shape: tuple[int, ...]

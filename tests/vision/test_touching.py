@@ -222,10 +222,11 @@ def test_an_unread_quad_inside_a_card_named_is_dropped() -> None:
 def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
     """The webcam deck prints its pips in a framed panel.  Where its cards touch, their
     paper is one bright region and each panel is what outlines a card's shape: such a quad,
-    not named, is read as the card round it (``grow_prints``), and one inside a card named
-    from its index corner is that card's print, no card of its own (``_inside_named``).
-    Ten 640x480 frames of six touching cards: 48 named (24 found whole), 5 quads left
-    unread when written; 41 (17) and 34 without either; none wrong either way."""
+    not named, is read as the card round it (``grow_prints``; a card named from an index
+    corner inside the card so found gives way to it), and one left inside a card named is
+    that card's print, no card of its own (``_inside_named``).  Ten 640x480 frames of six
+    touching cards: 54 named (49 found whole), no quad left unread when written; 41 (17)
+    and 34 without either; none wrong either way."""
     import frames
 
     crops = frames.card_crops(rec, realdata.photos("webcam-grey"))
@@ -241,5 +242,5 @@ def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
             tally[name][1] += sum(x.card is not None and not x.partial for x in got)
             tally[name][2] += sum(x.card is None for x in got)
     named, whole, unread = tally["new"]
-    assert named >= 46 and whole >= 22 and unread <= 8, tally
-    assert named >= tally["old"][0] + 5 and unread <= tally["old"][2] - 20, tally
+    assert named >= 52 and whole >= 45 and unread <= 3, tally
+    assert named >= tally["old"][0] + 10 and unread <= tally["old"][2] - 25, tally
