@@ -168,10 +168,10 @@ def card_round_print(img: np.ndarray, q: np.ndarray, min_contrast: float,
     good -- the table.  That paper is as light as the frame's inner rim, nearly (round a
     card's own outline lies the table, darker than its paper).  A side whose paper runs on
     (into a card it touches) takes the opposite side's margin; where both of a pair show
-    an edge, the nearer counts.  None
-    where neither margin of a pair is found, where one is under ``min_margin`` x the
-    frame's shorter side (3 px at least: an outline found just inside a card's edge, not a
-    frame printed in it), or where the card would not have a card's shape."""
+    an edge, the nearer counts.  None where neither margin of a pair is found, where one is
+    under ``min_margin`` x the frame's shorter side (3 px at least: an outline found just
+    inside a card's edge, not a frame printed in it), or where the card would not have a
+    card's shape."""
     q = np.asarray(q, np.float32).reshape(4, 2)
     sides = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
     if float(sides.min()) < 8:
