@@ -786,6 +786,8 @@ def _inside_named(readings: list[CardReading], cfg: RecognizerConfig) -> list[Ca
     corner), and the frame inside it, read as no card, would stand beside it as a card found
     but not read.  An unread quad whose area lies mostly (``inside_named_share``) inside a
     card named at least ``inside_named_area`` times as large is that card's print."""
+    if not any(r.card is None and len(r.corners) == 4 for r in readings):
+        return readings  # (most frames: every quad named)
     named = [(np.array(r.corners, np.float32).reshape(4, 2), abs(_area(r.corners)))
              for r in readings if r.card is not None and len(r.corners) == 4]
     if not named:
@@ -1511,8 +1513,9 @@ class Recognizer:
         own, or lies under it) gives way to it."""
         cfg = self.config
         gray = self.frame_gray
-        if gray is None:
-            return readings
+        if gray is None or not any(r.card is None and not r.partial and len(r.corners) == 4
+                                   for r in readings):
+            return readings  # (most frames: every quad named)
         whole = [np.array(r.corners, np.float32).reshape(4, 2) for r in readings
                  if r.card is not None and not r.partial and len(r.corners) == 4]
         areas = [abs(_area(r.corners)) for r in readings
