@@ -741,7 +741,8 @@ def ink_mask(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
 
 def _place(mask: np.ndarray, ink: np.ndarray, x0: int, x1: int, top: int) -> np.ndarray:
     """Patch coordinates (x, y) of a glyph mask's ink, the mask put at ``top`` and at the
-    column between ``x0`` and ``x1`` where it best covers the patch's ink."""
+    column between ``x0`` and ``x1`` where it best covers the patch's ink (at ``x0`` where
+    it fits nowhere, its points then moved onto the patch's edge)."""
     mh, mw = mask.shape
     m = mask > 0
     best, bx = -1, x0
@@ -753,7 +754,11 @@ def _place(mask: np.ndarray, ink: np.ndarray, x0: int, x1: int, top: int) -> np.
         if n > best:
             best, bx = n, x
     yy, xx = np.nonzero(m)
-    return np.stack([xx + bx, yy + top], axis=1).astype(np.float32)
+    # (kept inside the patch: a glyph read from a wider patch than this one, its box
+    # reaching past this one's edge, fits nowhere in it)
+    h, w = ink.shape[:2]
+    return np.stack([np.clip(xx + bx, 0, w - 1), np.clip(yy + top, 0, h - 1)],
+                    axis=1).astype(np.float32)
 
 
 def _agree(

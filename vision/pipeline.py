@@ -481,6 +481,9 @@ class RecognizerConfig:
     grow_prints: bool = True
     print_edge_contrast: float = 20.0
     print_overlap: float = 0.1
+    # ... and a bright region no card found explained is looked into no further (fanned
+    # cards' corners) where the cards so found and those named whole cover this share of it
+    print_blob_cover: float = 0.9
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     # a quad at least clear_portrait square whose opposite sides are this near the same
@@ -775,6 +778,26 @@ def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
         r for r in readings
         if r.card is not None or r.alternatives or abs(_area(r.corners)) < 1.6 * med
     ]
+
+
+def _covered_by(outline: np.ndarray, quads: list[np.ndarray], share: float) -> bool:
+    """Whether at least ``share`` of the region inside ``outline`` (picture pixels) lies
+    inside the ``quads``."""
+    pts = np.asarray(outline, np.float32).reshape(-1, 2)
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    region = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillPoly(region, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
+    total = cv2.countNonZero(region)
+    if total == 0:
+        return False
+    cover = np.zeros_like(region)
+    for q in quads:
+        cv2.fillConvexPoly(cover, np.round(np.asarray(q, np.float32).reshape(-1, 2)
+                                           - (x0, y0)).astype(np.int32), 1)
+    return cv2.countNonZero(cv2.bitwise_and(region, cover)) >= share * total
 
 
 def _inside_named(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
@@ -1447,10 +1470,20 @@ class Recognizer:
                     # (a guess dropped may have been what covered a bright region)
                     self.frame_explained = False
             tops: list[CardReading] = []
+            grown: list[CardReading] = []  # cards found round their printed frames
             if self.config.read_row_tops:
                 with self.stages("fans"):
                     tops = self._row_tops(pyr, raw)
             raw = raw + tops
+            if self.config.grow_prints:
+                # (before the covered corners are looked for: a card so found is whole, and
+                # the bright region it explains needs no search)
+                raw, grown = self._grown_prints(pyr, raw)
+                if grown:
+                    found = [np.array(r.corners, np.float32).reshape(4, 2) for r in raw
+                             if r.card is not None and not r.partial and len(r.corners) == 4]
+                    blobs = [b for b in blobs
+                             if not _covered_by(b, found, self.config.print_blob_cover)]
             readings = _drop_doubles(raw)
             named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
             blobs = [b for b in blobs if not self._table_part(b, named_areas, bgr.shape)]
@@ -1466,10 +1499,10 @@ class Recognizer:
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     # (a row's top card does not size the search: see read_fans)
+                    # (nor does a card found round its printed frame: its quad is
+                    # inferred, and a covered corner sized from it was read as a spade)
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings,
-                                                    unsized=tops)
-            if self.config.grow_prints:
-                readings = self._grown_prints(pyr, readings)
+                                                    unsized=tops + grown)
             readings = self._unblurred(pyr, readings)
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
@@ -1502,33 +1535,34 @@ class Recognizer:
             return None
         return np.asarray(cv2.convertScaleAbs(bgr, alpha=cfg.dim_target / paper), np.uint8)
 
-    def _grown_prints(self, pyr: _Pyramid, readings: list[CardReading]) -> list[CardReading]:
-        """``readings`` with each quad found but not named that lies in no card named whole,
-        and is no larger than the cards named, read again as the card round it, where it is
-        a frame printed in a card's middle (:func:`vision.neighbours.card_round_print`):
+    def _grown_prints(
+        self, pyr: _Pyramid, readings: list[CardReading]
+    ) -> tuple[list[CardReading], list[CardReading]]:
+        """``readings`` with each quad found but not named that lies in no card named, and
+        is no larger than the cards named, read again as the card round it, where it is a
+        frame printed in a card's middle (:func:`vision.neighbours.card_round_print`):
         where cards touch, their paper is one region, and the panel round a card's pips or a
         court's picture frame is what outlines a card's shape.  The card is read as any card
-        found whole is, and taken where it is named and overlaps no card named whole; a card
-        named from an index corner inside it (as a covered one: its corner was this card's
-        own, or lies under it) gives way to it."""
+        found whole is, and taken where it is named and overlaps no card named by more than
+        ``print_overlap``; with the readings of the cards so found."""
         cfg = self.config
         gray = self.frame_gray
         if gray is None or not any(r.card is None and not r.partial and len(r.corners) == 4
                                    for r in readings):
-            return readings  # (most frames: every quad named)
-        whole = [np.array(r.corners, np.float32).reshape(4, 2) for r in readings
-                 if r.card is not None and not r.partial and len(r.corners) == 4]
-        areas = [abs(_area(r.corners)) for r in readings
+            return readings, []  # (most frames: every quad named)
+        named = [np.array(r.corners, np.float32).reshape(4, 2) for r in readings
                  if r.card is not None and len(r.corners) == 4]
+        areas = [abs(quad_area(n)) for n in named]
         largest = median(areas) * cfg.fan_quad_area if areas else math.inf
-        out: list[CardReading | None] = list(readings)
+        out = list(readings)
+        grown: list[CardReading] = []
         for i, r in enumerate(readings):
             if r.card is not None or r.partial or len(r.corners) != 4:
                 continue
             q = np.array(r.corners, np.float32).reshape(4, 2)
-            area = abs(_area(r.corners))
+            area = abs(quad_area(q))
             if not 0 < area <= largest or any(
-                    float(cv2.intersectConvexConvex(q, n)[0]) > 0.5 * area for n in whole):
+                    float(cv2.intersectConvexConvex(q, n)[0]) > 0.5 * area for n in named):
                 continue
             card = card_round_print(gray, q, cfg.print_edge_contrast)
             if card is None:
@@ -1536,22 +1570,15 @@ class Recognizer:
             card = order_clockwise(card)
             big = abs(quad_area(card))
             if any(float(cv2.intersectConvexConvex(card, n)[0]) > cfg.print_overlap * big
-                   for n in whole):
+                   for n in named):
                 continue
             reading = self._read_quads(pyr, [card])[0]
             if reading.card is None:
                 continue
             out[i] = reading
-            whole.append(np.array(reading.corners, np.float32).reshape(4, 2))
-            inside = whole[-1].reshape(-1, 1, 2)
-            fx, fy = cfg.index_at
-            for j, o in enumerate(out):
-                if o is not None and o.partial and o.card is not None and len(o.corners) == 4:
-                    c = np.array(o.corners, np.float32)
-                    at = c[0] + fx * (c[1] - c[0]) + fy * (c[3] - c[0])
-                    if cv2.pointPolygonTest(inside, (float(at[0]), float(at[1])), False) > 0:
-                        out[j] = None
-        return [o for o in out if o is not None]
+            named.append(card)
+            grown.append(reading)
+        return out, grown
 
     def _table_part(
         self, blob: np.ndarray, named_areas: list[float], shape: tuple[int, ...]

@@ -8,7 +8,15 @@ import pytest
 import realdata
 
 from vision.detect import order_clockwise
-from vision.fan import CARD_ASPECT, blank, edge_segments, rank_gap, rank_parts, snap_corner
+from vision.fan import (
+    CARD_ASPECT,
+    _place,
+    blank,
+    edge_segments,
+    rank_gap,
+    rank_parts,
+    snap_corner,
+)
 from vision.identify import CardResult
 from vision.pipeline import Recognizer, RecognizerConfig
 
@@ -633,3 +641,18 @@ def test_a_hand_no_whole_card_sizes_is_also_searched_at_its_regions_size() -> No
             assert set(said) <= set(hand.codes), (seed, name, said, hand.codes)
             got[name] += len(set(said) & set(hand.codes[:-1]))
     assert got["now"] >= got["glyphs_only"] + 5, got  # (27 and 19)
+
+
+def test_a_glyph_placed_in_a_narrower_patch_stays_inside_it() -> None:
+    """A rank read from a wider patch (a big "10") may be measured against the narrower
+    one: where the glyph fits nowhere in it, its points lie on the patch's edge, not past
+    it (they indexed the patch: an IndexError that ended the frame's reading)."""
+    ink = np.zeros((40, 15), bool)
+    ink[5:25, 5:15] = True
+    mask = np.ones((20, 14), np.uint8)  # 14 wide from x 5: 4 px past the patch
+    pts = _place(mask, ink, 5, 19, 5)
+    assert len(pts) == mask.size
+    assert pts[:, 0].max() <= 14 and pts[:, 1].max() <= 39
+    # where it fits, it is placed as before: over the ink
+    fits = _place(np.ones((20, 10), np.uint8), ink, 0, 15, 5)
+    assert fits[:, 0].min() == 5 and fits[:, 0].max() == 14

@@ -13,7 +13,13 @@ import realdata
 from companion.cards import Card
 from vision.detect import detect, quad_area
 from vision.neighbours import card_round_print, keep_read_guesses, neighbour_quads
-from vision.pipeline import CardReading, Recognizer, RecognizerConfig, _inside_named
+from vision.pipeline import (
+    CardReading,
+    Recognizer,
+    RecognizerConfig,
+    _covered_by,
+    _inside_named,
+)
 
 
 @pytest.fixture(scope="module")
@@ -244,3 +250,14 @@ def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
     named, whole, unread = tally["new"]
     assert named >= 52 and whole >= 45 and unread <= 3, tally
     assert named >= tally["old"][0] + 10 and unread <= tally["old"][2] - 25, tally
+
+
+def test_a_region_the_cards_found_cover_is_searched_no_further() -> None:
+    """A bright region whose cards were all found round their printed frames needs no
+    search for covered corners (the crowded frames of the webcam deck: 209 -> 152 ms)."""
+    region = np.array([[0, 0], [200, 0], [200, 100], [0, 100]], np.float32)
+    left = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], np.float32)
+    right = left + np.array([96, 0], np.float32)
+    assert _covered_by(region, [left, right], 0.9)
+    assert not _covered_by(region, [left], 0.9)
+    assert not _covered_by(region, [left, right - np.array([30, 0], np.float32)], 0.9)
