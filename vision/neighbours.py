@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detect import median, order_clockwise, quad_area, turn_quad
+from vision.detect import median, order_clockwise, outward_normals, quad_area, turn_quad
 
 if TYPE_CHECKING:
     from vision.pipeline import CardReading, RecognizerConfig
@@ -177,21 +177,16 @@ def card_round_print(img: np.ndarray, q: np.ndarray, min_contrast: float,
     if float(sides.min()) < 8:
         return None
     top = int(reach * float(sides.min()))
-    centre = q.mean(axis=0)
     offsets = np.arange(0, top + 1, dtype=np.float32)
     t = np.linspace(0.2, 0.8, 9, dtype=np.float32)
     # the paper round a printed frame is about as light as the frame's inside, or lighter;
     # round a card, the table is darker
     least = 0.85 * float(np.median(_border(img, q, max(2.0, 0.08 * float(sides.min())))))
     margins: list[float | None] = []
-    normals = []
+    sides_d = np.roll(q, -1, axis=0) - q
+    normals = outward_normals(q[None], sides_d[None])[0]
     for i in range(4):
-        p, r = q[i], q[(i + 1) % 4]
-        d = r - p
-        n = np.array([d[1], -d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
-        if float(np.dot(centre - p, n)) > 0:
-            n = -n  # outwards
-        normals.append(n)
+        p, d, n = q[i], sides_d[i], normals[i]
         pts = (p[None, None, :] + (d[None, None, :] * t[None, :, None])
                + offsets[:, None, None] * n[None, None, :])
         prof = np.median(_sample(img, pts), axis=1)  # per offset

@@ -59,6 +59,16 @@ def patterned_table(kind, size=(1280, 720), seed=0):
     return np.clip(base, 0, 255).astype(np.uint8)
 
 
+def _plain_table(rng, size, colour, sigma):
+    """A table of one ``colour`` with the camera's noise (grey, ``sigma`` levels) drawn
+    from ``rng``."""
+    w, h = size
+    frame = np.zeros((h, w, 3), np.uint8)
+    frame[:] = colour
+    noise = rng.normal(0, sigma, (h, w, 1)).astype(np.float32)
+    return np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
 def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=(),
                 background=None):
     """``n`` cards on a table; the last ``len(qr)`` of them are printed cards of ours
@@ -70,10 +80,7 @@ def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=(
     if background is not None:
         frame = background.copy()
     else:
-        frame = np.zeros((h, w, 3), np.uint8)
-        frame[:] = colour
-        noise = rng.normal(0, 6, (h, w, 1)).astype(np.float32)
-        frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        frame = _plain_table(rng, size, colour, 6)
     cols, rows = 4, 3
     codes = []
     picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
@@ -109,10 +116,7 @@ def touching_frame(crops, n=6, size=(640, 480), seed=0, colour=(40, 90, 50), sca
     is one bright region.  The codes of the cards laid."""
     rng = np.random.default_rng(seed)
     w, h = size
-    frame = np.zeros((h, w, 3), np.uint8)
-    frame[:] = colour
-    noise = rng.normal(0, 6, (h, w, 1)).astype(np.float32)
-    frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    frame = _plain_table(rng, size, colour, 6)
     codes, masks, centres = [], [], []
     for idx in rng.choice(len(crops), size=min(n, len(crops)), replace=False):
         crop, code = crops[idx]
@@ -193,10 +197,7 @@ def fan_hand(crops, n=5, size=(1280, 720), seed=0, colour=(35, 60, 110), spread=
     at random (a challenge path)."""
     rng = np.random.default_rng(seed)
     w, h = size
-    frame = np.zeros((h, w, 3), np.uint8)
-    frame[:] = colour
-    noise = rng.normal(0, 5, (h, w, 1)).astype(np.float32)
-    frame = np.clip(frame.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    frame = _plain_table(rng, size, colour, 5)
     picks = rng.choice(len(crops), size=min(n, len(crops)), replace=False)
     codes: list[str] = []
     quads: list[np.ndarray] = []
