@@ -109,6 +109,24 @@ class RecognizerConfig:
     # the first of 0.25, 0.5, 0.75 at which it falls apart named 8 blurred cards more of
     # 3,000 and 2 wrong)
     merged_ink_darker: float = 0.5
+    # where no glyphs are cut at the ink threshold, a piece of ink in the index's column
+    # taller than a rank glyph may be (rank_height) and at most stacked_height of the card
+    # -- a rank and the suit under it run together by a blur -- is cut across at the
+    # stacked_rows rows of least ink (the most of the threshold less the level, summed
+    # along each row) between stacked_band of its height, each cut read as a corner's
+    # glyphs (0 rows: not)
+    stacked_rows: int = 2
+    stacked_height: float = 0.42
+    stacked_band: tuple[float, float] = (0.5, 0.72)
+    # ... and a cut-out so cut counts only where its rank's and suit's best similarities
+    # add up to this (of such corners in blurred 12-card frames of the webcam and phone
+    # decks, none below 1.4 read right, 22 of 53 from 1.4 to 1.5, 7 in 8 from 1.6)
+    stacked_quality: float = 1.5
+    # ... and a spade so read is named only where its corners prefer it to a club by
+    # stacked_spade_margin (blurred that much, a club's pips look like spades too)
+    stacked_spade_margin: float = 0.09
+    # ... and a heart or diamond so read with no pips to read, by stacked_red_margin
+    stacked_red_margin: float = 0.1
     # a rank glyph's height as a fraction of the card height
     rank_height: tuple[float, float] = (0.035, 0.20)
     # the rank glyph must start within this fraction of the crop from the corner (x, y)
@@ -725,6 +743,10 @@ class CornerRead:
     # glyph: a stroke of it may have gone with the line (a blurred 4's stem, in a column
     # of ink run down into its suit's, read as a 2), and the middle is looked at
     lined: bool = False
+    # the rank and suit glyphs were cut apart from one piece of ink (see ``stacked_rows``):
+    # an index blurred (or shrunk) that much -- the middle is looked at, and a spade is
+    # named only by a clear margin (``stacked_spade_margin``)
+    stacked: bool = False
 
     @cached_property
     def quality(self) -> float:
@@ -983,18 +1005,19 @@ class IndexReader:
 
     def _glyphs(
         self, patch: np.ndarray, narrow: int | None = None, faint: bool = False
-    ) -> tuple[list[_Glyphs], bool, bool, bool]:
+    ) -> tuple[list[_Glyphs], bool, bool, bool, bool]:
         """The cut-outs of :meth:`glyphs`; whether a glyph level with a rank glyph, just
         right of it, runs off the patch's right edge (the "0" of a ten wider than the
         window); and whether they were cut at the lighter threshold for faint red ink
-        (only with ``faint``, and ``faint_ink``); and whether a long line taken out of the
-        ink touched a rank glyph (see :attr:`CornerRead.lined`).  ``narrow``: the patch is
-        a wider one of a corner whose patch was this wide (see :meth:`_cut`)."""
+        (only with ``faint``, and ``faint_ink``); whether a long line taken out of the
+        ink touched a rank glyph (see :attr:`CornerRead.lined`); and whether they were
+        cut from a rank run into its suit (see :attr:`CornerRead.stacked`).  ``narrow``:
+        the patch is a wider one of a corner whose patch was this wide (see :meth:`_cut`)."""
         cfg = self.cfg
         v = _ink_channel(patch)
         paper = _percentile(v, cfg.paper_percentile)
         if paper < 60:
-            return [], False, False, False
+            return [], False, False, False, False
         thr = min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast)
         mask = _below(v, thr)
         ink = mask.copy()
@@ -1002,6 +1025,11 @@ class IndexReader:
         removed: list[np.ndarray] = []  # long lines taken out of the ink
         lined: list[bool] = []
         out = self._cut(patch, v, thr, mask, ink, narrow, runs_off, removed, lined)
+        if not out and cfg.stacked_rows > 0:
+            # a rank run into its suit by a blur: cut apart where the ink is thinnest
+            out = self._split_stacked(patch, v, thr, mask, ink, narrow, removed, lined)
+            if out:
+                return out, bool(runs_off), False, bool(lined), True
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
             # (against the ink as found: thinning parts a glyph the card's edge cuts from
@@ -1027,7 +1055,7 @@ class IndexReader:
             light = (thr + paper) / 2
             out = self._cut(patch, v, light, _below(v, light), None, narrow)
             if out:
-                return out, bool(runs_off), True, False
+                return out, bool(runs_off), True, False, False
         if not out and cfg.merged_ink_darker > 0:
             # ... or, where ink from the index's column runs off the patch's right edge (a
             # blurred suit glyph run into the big pip beside it), take that ink only where
@@ -1036,7 +1064,45 @@ class IndexReader:
             split = self._split_merged(v, mask, ink, thr)
             if split is not None:
                 out = self._cut(patch, v, thr, split, ink, narrow, None, removed, lined)
-        return out, bool(runs_off), False, bool(out) and bool(lined)
+        return out, bool(runs_off), False, bool(out) and bool(lined), False
+
+    def _split_stacked(
+        self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray,
+        ink: np.ndarray, narrow: int | None, removed: list[np.ndarray],
+        lined: list[bool],
+    ) -> list[_Glyphs]:
+        """The cut-outs of ``mask`` (the ink below ``thr`` in ``v``, its rim cleared and
+        long lines taken out by a first cut) with each piece of ink in the index's column
+        too tall for a rank glyph (``stacked_height``) cut across at one of its rows of
+        least ink (``stacked_rows``, ``stacked_band``): a blurred rank run into the suit
+        under it.  The cut-outs of every row tried, the least ink first."""
+        cfg = self.cfg
+        W, H = cfg.crop_size
+        m = self.rim
+        ph, pw = mask.shape
+        hmin, hmax = cfg.rank_height[0] * H, cfg.rank_height[1] * H
+        top = cfg.stacked_height * H
+        x_max, y_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
+        n, labels, stats = _components(mask)
+        out: list[_Glyphs] = []
+        for i, (x, y, w, h, _a) in enumerate(stats.tolist()):
+            if (i == 0 or not hmax < h <= top or not m < x < x_max or not m < y < y_max
+                    or x + w >= pw - 1 or y + h >= ph - 1):
+                continue
+            piece = labels[y:y + h, x:x + w] == i
+            # how much ink each row holds: how far below the threshold, summed
+            depth = np.where(piece, thr - v[y:y + h, x:x + w].astype(np.float32),
+                             np.float32(0)).sum(axis=1).tolist()
+            lo = max(int(hmin), int(cfg.stacked_band[0] * h), 1)
+            hi = min(int(cfg.stacked_band[1] * h), h - 2)
+            rows = [r for r in range(lo, hi + 1)
+                    if depth[r] <= depth[r - 1] and depth[r] <= depth[r + 1]]
+            rows.sort(key=lambda r: depth[r])
+            for r in rows[: cfg.stacked_rows]:
+                cut = mask.copy()
+                cut[y + r, x:x + w][piece[r]] = 0
+                out += self._cut(patch, v, thr, cut, ink, narrow, None, removed, lined)
+        return out
 
     def _split_merged(
         self, v: np.ndarray, mask: np.ndarray, ink: np.ndarray, thr: float
@@ -1257,20 +1323,26 @@ class IndexReader:
         cands = []
         wide: list[bool] = []
         faints: list[bool] = []  # cut at the lighter threshold (faint red ink)
+        stacks: list[bool] = []  # cut from a rank run into its suit
         lines: list[bool] = []  # a long line taken out touched a rank glyph
         for pi, patch in enumerate(patches):
-            found, runs_off, cut_faint, cut_lined = self._glyphs(patch, faint=faint)
-            for g in ([] if runs_off and whole_rank else found[: cfg.max_hypotheses]):
+            found, runs_off, cut_faint, cut_lined, cut_stacked = self._glyphs(patch,
+                                                                              faint=faint)
+            for g in ([] if runs_off and whole_rank else found if cut_stacked
+                      else found[: cfg.max_hypotheses]):
                 cands.append((pi, g))
                 wide.append(False)
                 faints.append(cut_faint)
+                stacks.append(cut_stacked)
                 lines.append(cut_lined)
             if runs_off and wider is not None:
-                more, _, cut_faint, cut_lined = self._glyphs(wider(pi), patch.shape[1], faint)
+                more, _, cut_faint, cut_lined, cut_stacked = self._glyphs(
+                    wider(pi), patch.shape[1], faint)
                 for g in more[: cfg.max_hypotheses]:
                     cands.append((pi, g))
                     wide.append(True)
                     faints.append(cut_faint)
+                    stacks.append(cut_stacked)
                     lines.append(cut_lined)
         out: list[CornerRead | None] = [None] * len(patches)
         if not cands:
@@ -1291,7 +1363,9 @@ class IndexReader:
             adjust_suit_scores(ss[k], smask, red, cfg, widening=not whole_rank,
                                both_sides=not whole_rank)
             cr = CornerRead(rs[k], ss[k], red, rf[k], raspect, sf[k], saspect, rmask, smask, box,
-                            glyph_cs, faints[k], lines[k])
+                            glyph_cs, faints[k], lines[k], stacks[k])
+            if stacks[k] and cr.quality < cfg.stacked_quality:
+                continue  # cut where no rank and suit meet: no glyphs (see stacked_quality)
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
             if out[pi] is None or q > best_q[pi]:
                 out[pi], best_q[pi] = cr, q
@@ -1792,7 +1866,8 @@ class Recognizer:
         reading = self._decide_staged(*staged)
         if (reading.card is None and retry and self.config.retry_restore
                 and reading.confidence < self.config.min_confidence):
-            reading = self._retry(pyr, corner, False, reading, False, patches)
+            reading = self._retry(pyr, corner, False, reading, False, patches,
+                                  stacked=any(r.stacked for r in staged[0].reads))
         return reading
 
     def _stage_quad(
@@ -1883,7 +1958,8 @@ class Recognizer:
                         ready = [warps[i].patch(k) if g is None else g
                                  for k, g in zip(ks, got, strict=True)]
                         out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready,
-                                             smeared[i])
+                                             smeared[i], any(r is not None and r.stacked
+                                                             for r in reads[i]))
                         if (out[i].card is None and reading.alternatives and cfg.retry_grow
                                 and not smeared[i] and not edge[i]):
                             out[i] = self._grown(pyr, warps[i], out[i])
@@ -2131,12 +2207,15 @@ class Recognizer:
         single: bool,
         patches: list[np.ndarray],
         smeared: bool = False,
+        stacked: bool = False,
     ) -> CardReading:
         """A card not named, read again from restored pictures (``retry_restore``): the
         first restoration that names it -- the card the first reading led with -- gives
         the reading; else the first reading stands.  ``single``: the card lies apart and is
         of the usual size; ``patches``: its index corners' patches, of every way up;
-        ``smeared``: its outline is (see :meth:`_unsmeared`)."""
+        ``smeared``: its outline is (see :meth:`_unsmeared`); ``stacked``: its first reading
+        rested on an index whose rank ran into its suit (see :meth:`_stacked_suit`, which
+        a sharper index, cut apart, must satisfy too)."""
         cfg = self.config
         lead = first.alternatives[0][0] if first.alternatives else None
         names = cfg.retry_restore
@@ -2174,7 +2253,7 @@ class Recognizer:
             if lead is None and len(interps[0].reads) < 2:
                 continue
             staged = self._stage(pyr, interps, True, restore=restore)
-            reading = self._decide_staged(*staged)
+            reading = self._decide_staged(*staged, stacked=stacked)
             if reading.card is not None and (lead is None or reading.card.code == lead):
                 # the middle, restored too, must bear it out: its pips counted, or a
                 # picture for a court card (a blurred 9 read as a 4 in both the first and
@@ -2252,25 +2331,29 @@ class Recognizer:
             reading.confidence < cfg.centre_below
             or (reading.card is not None and reading.card.rank in cfg.centre_ranks
                 and (len(best.reads) < 2 or reading.confidence < cfg.centre_sure))
-            or any(r.faint for r in best.reads)
+            or any(r.faint or r.stacked for r in best.reads)
             # (a court's own picture frame runs beside its index: its lines touch a court's
             # rank as a rule, and a court read below centre_sure is looked at anyway)
             or (any(r.lined for r in best.reads)
                 and not (reading.card is not None and reading.card.rank in "JQK"))
             or _card_height(best.corners) < cfg.centre_small_height
         ):
+            # (the pips' shapes are read for a card read from an index run together: they
+            # settle a red suit, see _stacked_suit)
+            want_suit = self._want_suit(best.reads) or any(r.stacked for r in best.reads)
             with self.stages("pip check"):
-                centre = self.centre(pyr, best.corners, self._want_suit(best.reads),
-                                     score, restore, [r.box for r in best.reads])
+                centre = self.centre(pyr, best.corners, want_suit, score, restore,
+                                     [r.box for r in best.reads])
         return best, reading, centre
 
     def _decide_staged(
         self, best: _Interpretation, reading: CardReading, centre: Centre | None,
-        lone_at: float | None = None,
+        lone_at: float | None = None, stacked: bool = False,
     ) -> CardReading:
         """The card a staged reading names, or none (the rules below); ``lone_at``: the
         confidence a lone index corner needs, where lower than ``lone_corner_min_confidence``
-        (a card lying apart: ``apart_lone_confidence``)."""
+        (a card lying apart: ``apart_lone_confidence``); ``stacked``: the card's index ran
+        into one piece of ink when first read (see :meth:`_stacked_suit`)."""
         if centre is not None:
             reading = self.decide(best.reads, reading.corners, centre)
         if reading.card is not None and all(r.faint for r in best.reads) and not (
@@ -2295,6 +2378,10 @@ class Recognizer:
         if (reading.card is not None and black_need > 0
                 and _black_margin(reading.card, reading.alternatives) < black_need):
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
+        if (reading.card is not None and (stacked or any(r.stacked for r in best.reads))
+                and not self._stacked_suit(reading, centre)
+                and not self._named_unstacked(best.reads, reading, lone_at)):
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         if best.lone and reading.card is not None and (
             (reading.confidence < (self.config.lone_corner_min_confidence if lone_at is None
                                    else min(lone_at, self.config.lone_corner_min_confidence))
@@ -2317,6 +2404,46 @@ class Recognizer:
             return reading
         return CardReading(reading.card, reading.corners, reading.confidence,
                            reading.alternatives, reading.partial, self._index_place(best.reads))
+
+    def _stacked_suit(self, reading: CardReading, centre: Centre | None) -> bool:
+        """Whether a card read from an index whose rank ran into its suit (see
+        :attr:`CornerRead.stacked`) has its suit settled.  Blurred that much, a club's
+        waist fills in and its lobes make a spade's outline, and a heart cut off below its
+        lobes is a diamond's point: a spade needs its corners to prefer it to a club by
+        ``stacked_spade_margin`` (a club's pips so blurred look like spades too); a heart
+        or diamond needs its middle's pips, their shapes read, to prefer it to the other red
+        suit, or, with none to read (a court, an ace), its corners by
+        ``stacked_red_margin``."""
+        card = reading.card
+        assert card is not None
+        cfg = self.config
+        suit = card.suit.letter
+        if suit == "C":
+            return True
+        if suit == "S":
+            return _suit_margin(card, reading.alternatives) >= cfg.stacked_spade_margin
+        if (centre is not None and centre.kind == "pips" and centre.count >= 2
+                and centre.suit_scores is not None):
+            scores = centre.suit_scores
+            return bool(scores[SUIT_CLASSES.index(suit)]
+                        >= scores[SUIT_CLASSES.index(_OTHER_SUIT[suit])])
+        return _suit_margin(card, reading.alternatives) >= cfg.stacked_red_margin
+
+    def _named_unstacked(
+        self, reads: list[CornerRead], reading: CardReading, lone_at: float | None,
+    ) -> bool:
+        """Whether the index corners of ``reads`` not cut apart (see
+        :attr:`CornerRead.stacked`) name the card of ``reading`` on their own, as a lone
+        corner must (``lone_at``, see :meth:`_decide_staged`): a corner cut apart that
+        agrees with them takes nothing away."""
+        plain = [r for r in reads if not r.stacked]
+        if not plain or len(plain) == len(reads):
+            return False
+        alone = self.decide(plain, reading.corners)
+        need = self.config.lone_corner_min_confidence
+        if lone_at is not None:
+            need = min(need, lone_at)
+        return alone.card == reading.card and alone.confidence >= need
 
     def _index_place(self, reads: list[CornerRead]) -> tuple[float, float, float] | None:
         """Where the surest of a card's index corners shows its rank (see
@@ -2876,15 +3003,21 @@ def _rank_margin(read: CornerRead, rank: str) -> float:
 
 
 def _black_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> float:
+    """:func:`_suit_margin` of a club or a spade; infinite for a red card."""
+    return _suit_margin(card, alternatives) if card.suit.letter in "CS" else math.inf
+
+
+# the other suit of each suit's colour
+_OTHER_SUIT = {"C": "S", "S": "C", "H": "D", "D": "H"}
+
+
+def _suit_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> float:
     """How much more the corners' reading ``alternatives`` (card code, mean of its rank's
-    and suit's scores) prefer the suit of ``card``, a club or a spade, to the other black
-    suit of the same rank (suit scores: twice the difference); infinite for a red card or
-    where the other is not among them (its suit not among the three best)."""
-    suit = card.suit.letter
-    if suit not in "CS":
-        return math.inf
+    and suit's scores) prefer the suit of ``card`` to the other suit of its colour, of the
+    same rank (suit scores: twice the difference); infinite where the other is not among
+    them (its suit not among the three best)."""
     scores = dict(alternatives)
-    other = card.rank + ("S" if suit == "C" else "C")
+    other = card.rank + _OTHER_SUIT[card.suit.letter]
     if card.code not in scores or other not in scores:
         return math.inf
     return 2 * (scores[card.code] - scores[other])

@@ -474,13 +474,14 @@ def test_covered_corners_of_cards_too_small_to_name_name_nothing(reader, folder_
 # blur as wide as a fifth of the index's rank glyph, a club's lobes run into a spade's
 # outline.  (Measured on 1,560 real frames and 1,070 drawn ones, plain, tilted, halved,
 # blurred 1.1 to 2.2 px and smeared: 108 wrong cards before, 48 after, for 62 right ones of
-# 18,581 not named.)
+# 18,581 not named.)  (The webcam deck's frame of seed 28 blurred 1.6 px, where a 4C was
+# named without the rule, has all its 12 cards named right either way since blurred indices
+# are cut apart: see test_blurred_index.py.)
 _NO_BLUR_RULE = {"blur_suit_ratio": float("inf")}
 _NO_PIP_MARGIN = {"blur_pip_margin": 0.0}
 BLURRED_BLACK = [
     ("phone-scenes", "blurred 2.2", 3, "QS", _NO_BLUR_RULE),  # a QC: a court, no pips
     ("phone-scenes", "blurred 2.2", 45, "AS", _NO_BLUR_RULE),  # an AC: one pip, none to count
-    ("webcam-grey", "blurred 1.6", 28, "4C", _NO_BLUR_RULE),  # a 4S, its pips taking the spade
     ("drawn", "blurred 1.6", 20, "7S", _NO_BLUR_RULE),  # a 7C, its seven pips taking the club
     ("drawn", "blurred 1.6", 32, "2S", _NO_BLUR_RULE),
     # (blurred as wide as a fifth of the index, the pips themselves hardly taking the club:
