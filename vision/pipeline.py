@@ -1024,10 +1024,12 @@ class IndexReader:
         runs_off: list[bool] = []
         removed: list[np.ndarray] = []  # long lines taken out of the ink
         lined: list[bool] = []
-        out = self._cut(patch, v, thr, mask, ink, narrow, runs_off, removed, lined)
-        if not out and cfg.stacked_rows > 0:
+        pieces: list[tuple[np.ndarray, list[list[int]]]] = []
+        out = self._cut(patch, v, thr, mask, ink, narrow, runs_off, removed, lined, pieces)
+        if not out and cfg.stacked_rows > 0 and pieces:
             # a rank run into its suit by a blur: cut apart where the ink is thinnest
-            out = self._split_stacked(patch, v, thr, mask, ink, narrow, removed, lined)
+            out = self._split_stacked(patch, v, thr, mask, pieces[0], ink, narrow, removed,
+                                      lined)
             if out:
                 return out, bool(runs_off), False, bool(lined), True
         if not out:
@@ -1068,11 +1070,12 @@ class IndexReader:
 
     def _split_stacked(
         self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray,
-        ink: np.ndarray, narrow: int | None, removed: list[np.ndarray],
-        lined: list[bool],
+        pieces: tuple[np.ndarray, list[list[int]]], ink: np.ndarray, narrow: int | None,
+        removed: list[np.ndarray], lined: list[bool],
     ) -> list[_Glyphs]:
         """The cut-outs of ``mask`` (the ink below ``thr`` in ``v``, its rim cleared and
-        long lines taken out by a first cut) with each piece of ink in the index's column
+        long lines taken out by a first cut, which gave its components' ``pieces``: labels
+        and statistics) with each piece of ink in the index's column
         too tall for a rank glyph (``stacked_height``) cut across at one of its rows of
         least ink (``stacked_rows``, ``stacked_band``): a blurred rank run into the suit
         under it.  The cut-outs of every row tried, the least ink first."""
@@ -1083,9 +1086,9 @@ class IndexReader:
         hmin, hmax = cfg.rank_height[0] * H, cfg.rank_height[1] * H
         top = cfg.stacked_height * H
         x_max, y_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
-        n, labels, stats = _components(mask)
+        labels, rows = pieces
         out: list[_Glyphs] = []
-        for i, (x, y, w, h, _a) in enumerate(stats.tolist()):
+        for i, (x, y, w, h, _a) in enumerate(rows):
             if (i == 0 or not hmax < h <= top or not m < x < x_max or not m < y < y_max
                     or x + w >= pw - 1 or y + h >= ph - 1):
                 continue
@@ -1095,10 +1098,10 @@ class IndexReader:
                              np.float32(0)).sum(axis=1).tolist()
             lo = max(int(hmin), int(cfg.stacked_band[0] * h), 1)
             hi = min(int(cfg.stacked_band[1] * h), h - 2)
-            rows = [r for r in range(lo, hi + 1)
+            thin = [r for r in range(lo, hi + 1)
                     if depth[r] <= depth[r - 1] and depth[r] <= depth[r + 1]]
-            rows.sort(key=lambda r: depth[r])
-            for r in rows[: cfg.stacked_rows]:
+            thin.sort(key=lambda r: depth[r])
+            for r in thin[: cfg.stacked_rows]:
                 cut = mask.copy()
                 cut[y + r, x:x + w][piece[r]] = 0
                 out += self._cut(patch, v, thr, cut, ink, narrow, None, removed, lined)
@@ -1146,6 +1149,7 @@ class IndexReader:
         runs_off: list[bool] | None = None,
         removed: list[np.ndarray] | None = None,
         lined: list[bool] | None = None,
+        pieces: list[tuple[np.ndarray, list[list[int]]]] | None = None,
     ) -> list[_Glyphs]:
         """Cut-outs of rank and suit from the ink ``mask``.  ``narrow``: the patch is the
         wider one of a corner whose patch was ``narrow`` px wide; only a rank glyph that
@@ -1156,7 +1160,9 @@ class IndexReader:
         ``removed``: the long straight lines taken out of the ink (of this patch, by this
         cut or an earlier one, whose mask this may be made from) are appended to it;
         ``lined``: True is appended to it when one touches a rank glyph cut out (see
-        :attr:`CornerRead.lined`)."""
+        :attr:`CornerRead.lined`); ``pieces``: the labels and statistics (as plain lists) of
+        the mask's components as cut (its rim cleared, long lines taken out) are appended to
+        it."""
         cfg = self.cfg
         H = cfg.crop_size[1]
         m = self.rim
@@ -1175,6 +1181,8 @@ class IndexReader:
         if removed is None:
             removed = []
         n, labels, rows = _without_long_lines(mask, n, labels, rows, L, removed)
+        if pieces is not None:
+            pieces.append((labels, rows))
         ph, pw = mask.shape
         hmin = cfg.rank_height[0] * H
         hmax = cfg.rank_height[1] * H
