@@ -1004,15 +1004,17 @@ class IndexReader:
         return self._glyphs(patch)[0]
 
     def _glyphs(
-        self, patch: np.ndarray, narrow: int | None = None, faint: bool = False
+        self, patch: np.ndarray, narrow: int | None = None, faint: bool = False,
+        unstack: bool = False,
     ) -> tuple[list[_Glyphs], bool, bool, bool, bool]:
         """The cut-outs of :meth:`glyphs`; whether a glyph level with a rank glyph, just
         right of it, runs off the patch's right edge (the "0" of a ten wider than the
         window); and whether they were cut at the lighter threshold for faint red ink
         (only with ``faint``, and ``faint_ink``); whether a long line taken out of the
         ink touched a rank glyph (see :attr:`CornerRead.lined`); and whether they were
-        cut from a rank run into its suit (see :attr:`CornerRead.stacked`).  ``narrow``:
-        the patch is a wider one of a corner whose patch was this wide (see :meth:`_cut`)."""
+        cut from a rank run into its suit (see :attr:`CornerRead.stacked`; only with
+        ``unstack``).  ``narrow``: the patch is a wider one of a corner whose patch was this
+        wide (see :meth:`_cut`)."""
         cfg = self.cfg
         v = _ink_channel(patch)
         paper = _percentile(v, cfg.paper_percentile)
@@ -1026,7 +1028,7 @@ class IndexReader:
         lined: list[bool] = []
         pieces: list[tuple[np.ndarray, list[list[int]]]] = []
         out = self._cut(patch, v, thr, mask, ink, narrow, runs_off, removed, lined, pieces)
-        if not out and cfg.stacked_rows > 0 and pieces:
+        if not out and unstack and cfg.stacked_rows > 0 and pieces:
             # a rank run into its suit by a blur: cut apart where the ink is thinnest
             out = self._split_stacked(patch, v, thr, mask, pieces[0], ink, narrow, removed,
                                       lined)
@@ -1322,8 +1324,9 @@ class IndexReader:
         the window: the "1" and the "0" both).  ``whole_rank``: a patch where such a glyph
         runs off the edge gives only what the wider patch reads (a covered corner, whose
         middle cannot bear its reading out: the "1" of a big "10" beside part of its "0"
-        read as a 6), and its suit is not weighed by how it widens (``spade_widening``).
-        ``faint``: a patch showing no glyphs at the ink threshold is cut
+        read as a 6), and its suit is not weighed by how it widens (``spade_widening``),
+        nor a rank run into its suit cut apart (``stacked_rows``: a covered card's middle
+        cannot settle its suit).  ``faint``: a patch showing no glyphs at the ink threshold is cut
         again at a lighter one where its ink is red (``faint_ink``): only for the index
         corners of a whole card, whose middle can bear a reading from such cut-outs out
         (:meth:`Recognizer._decide_staged`)."""
@@ -1334,8 +1337,8 @@ class IndexReader:
         stacks: list[bool] = []  # cut from a rank run into its suit
         lines: list[bool] = []  # a long line taken out touched a rank glyph
         for pi, patch in enumerate(patches):
-            found, runs_off, cut_faint, cut_lined, cut_stacked = self._glyphs(patch,
-                                                                              faint=faint)
+            found, runs_off, cut_faint, cut_lined, cut_stacked = self._glyphs(
+                patch, faint=faint, unstack=not whole_rank)
             for g in ([] if runs_off and whole_rank else found if cut_stacked
                       else found[: cfg.max_hypotheses]):
                 cands.append((pi, g))

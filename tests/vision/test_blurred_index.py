@@ -52,12 +52,27 @@ def test_a_rank_run_into_its_suit_is_cut_apart(
     without the cut)."""
     crop = next(c for c, code in webcam_crops if code == "9C")
     picture = _blurred(crop, 1.8)
-    found, _, _, _, stacked = rec.reader._glyphs(picture[: rec.reader.ph, : rec.reader.pw])
+    found, _, _, _, stacked = rec.reader._glyphs(picture[: rec.reader.ph, : rec.reader.pw],
+                                                 unstack=True)
     assert found and stacked
     reading = rec.read_crop(picture)
     assert reading.card is not None and reading.card.code == "9C", reading
     plain = Recognizer(dataclasses.replace(rec.config, stacked_rows=0))
     assert plain.read_crop(picture).card is None
+
+
+def test_a_covered_corner_is_not_cut_apart(
+    rec: Recognizer, webcam_crops: list[tuple[np.ndarray, str]],
+) -> None:
+    """Only a whole card's index corners are cut apart: a covered corner (read
+    ``whole_rank``, by the fan stage) has no middle to settle the suit of a blurred index
+    with."""
+    crop = next(c for c, code in webcam_crops if code == "9C")
+    patch = _blurred(crop, 1.8)[: rec.reader.ph, : rec.reader.pw]
+    whole = rec.reader.read_patches([patch])[0]
+    assert whole is not None and whole.stacked
+    covered = rec.reader.read_patches([patch], whole_rank=True)[0]
+    assert covered is None or not covered.stacked
 
 
 @pytest.mark.parametrize(("sigma", "floor", "more"), [(1.8, 48, 30), (2.2, 30, 18),
