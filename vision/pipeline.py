@@ -120,7 +120,7 @@ class RecognizerConfig:
     stacked_band: tuple[float, float] = (0.5, 0.72)
     # ... and a cut-out so cut counts only where its rank's and suit's best similarities
     # add up to this (of such corners in blurred 12-card frames of the webcam and phone
-    # decks, none below 1.4 read right, 22 of 53 from 1.4 to 1.5, 7 in 8 from 1.6)
+    # decks, none below 1.4 read right, 22 of 53 from 1.4 to 1.5, 9 in 10 from 1.6)
     stacked_quality: float = 1.5
     # ... and a spade so read is named only where its corners prefer it to a club by
     # stacked_spade_margin (blurred that much, a club's pips look like spades too)
