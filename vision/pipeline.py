@@ -127,6 +127,18 @@ class RecognizerConfig:
     stacked_spade_margin: float = 0.09
     # ... and a heart or diamond so read with no pips to read, by stacked_red_margin
     stacked_red_margin: float = 0.1
+    # where still no glyphs are cut (after the fallbacks below), a piece of ink from the
+    # index's column wider than beside_width times its height or running off the corner's
+    # right edge, at most beside_height of a rank glyph's greatest height tall -- a suit run
+    # into the big pip beside it by a blur -- is cut down at the beside_cols columns of
+    # least ink between beside_band of its width, each cut read (and held to the rules of
+    # a rank run into its suit, above)
+    beside_cols: int = 2
+    beside_width: float = 1.3
+    beside_height: float = 1.6
+    beside_band: tuple[float, float] = (0.2, 0.7)
+    # ... only below a glyph that may be a rank, starting beside_below of its height lower
+    beside_below: float = 0.25
     # a rank glyph's height as a fraction of the card height
     rank_height: tuple[float, float] = (0.035, 0.20)
     # the rank glyph must start within this fraction of the crop from the corner (x, y)
@@ -1034,6 +1046,8 @@ class IndexReader:
                                       lined)
             if out:
                 return out, bool(runs_off), False, bool(lined), True
+        # (the first cut's mask, for the last resort below: the fallbacks overwrite it)
+        first = mask.copy() if not out and unstack and cfg.beside_cols > 0 and pieces else None
         if not out:
             # glyphs blurred into each other or into a pip: thin the ink and look again
             # (against the ink as found: thinning parts a glyph the card's edge cuts from
@@ -1068,6 +1082,13 @@ class IndexReader:
             split = self._split_merged(v, mask, ink, thr)
             if split is not None:
                 out = self._cut(patch, v, thr, split, ink, narrow, None, removed, lined)
+        if not out and first is not None:
+            # ... or, last, a suit run into the big pip beside it: cut apart where the ink is
+            # thinnest
+            out = self._split_beside(patch, v, thr, first, pieces[0], ink, narrow, removed,
+                                     lined)
+            if out:
+                return out, bool(runs_off), False, bool(lined), True
         return out, bool(runs_off), False, bool(out) and bool(lined), False
 
     def _split_stacked(
@@ -1085,7 +1106,7 @@ class IndexReader:
         W, H = cfg.crop_size
         m = self.rim
         ph, pw = mask.shape
-        hmin, hmax = cfg.rank_height[0] * H, cfg.rank_height[1] * H
+        hmax = cfg.rank_height[1] * H
         top = cfg.stacked_height * H
         x_max, y_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
         labels, rows = pieces
@@ -1095,17 +1116,48 @@ class IndexReader:
                     or x + w >= pw - 1 or y + h >= ph - 1):
                 continue
             piece = labels[y:y + h, x:x + w] == i
-            # how much ink each row holds: how far below the threshold, summed
-            depth = np.where(piece, thr - v[y:y + h, x:x + w].astype(np.float32),
-                             np.float32(0)).sum(axis=1).tolist()
-            lo = max(int(hmin), int(cfg.stacked_band[0] * h), 1)
-            hi = min(int(cfg.stacked_band[1] * h), h - 2)
-            thin = [r for r in range(lo, hi + 1)
-                    if depth[r] <= depth[r - 1] and depth[r] <= depth[r + 1]]
-            thin.sort(key=lambda r: depth[r])
-            for r in thin[: cfg.stacked_rows]:
+            for r in _thinnest(piece, v[y:y + h, x:x + w], thr, 1, cfg.stacked_band,
+                               cfg.stacked_rows):
                 cut = mask.copy()
                 cut[y + r, x:x + w][piece[r]] = 0
+                out += self._cut(patch, v, thr, cut, ink, narrow, None, removed, lined)
+        return out
+
+    def _split_beside(
+        self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray,
+        pieces: tuple[np.ndarray, list[list[int]]], ink: np.ndarray, narrow: int | None,
+        removed: list[np.ndarray], lined: list[bool],
+    ) -> list[_Glyphs]:
+        """The cut-outs of ``mask`` (as for :meth:`_split_stacked`) with each piece of ink
+        that starts in the index's column and is wider than ``beside_width`` times its
+        height or runs off the patch's right edge, at most ``beside_height`` of a rank's
+        greatest height tall, cut down at one of its columns of least ink (``beside_cols``,
+        ``beside_band``): a blurred suit run into the big pip printed beside it.  The
+        cut-outs of every column tried, the least ink first."""
+        cfg = self.cfg
+        W, H = cfg.crop_size
+        m = self.rim
+        ph, pw = mask.shape
+        hmin, hmax = cfg.rank_height[0] * H, cfg.rank_height[1] * H
+        top = cfg.beside_height * hmax
+        x_max, y_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
+        labels, rows = pieces
+        # the glyphs a rank may be (where a rank starts, of a rank's height): left and top
+        # edges, right edge, and how far down a suit under it starts at the least
+        ranks = [(rx, ry + cfg.beside_below * rh, rx + rw) for rx, ry, rw, rh, _a in rows[1:]
+                 if hmin <= rh <= hmax and rx < x_max and ry < y_max]
+        out: list[_Glyphs] = []
+        for i, (x, y, w, h, _a) in enumerate(rows):
+            if (i == 0 or not m < x < x_max or y <= m or y + h >= ph - 1 or h > top
+                    or (w < cfg.beside_width * h and x + w < pw - 1)):
+                continue
+            if not any(below < y and rx0 < x + w and rx1 > x for rx0, below, rx1 in ranks):
+                continue  # no rank starts above it: no suit (the "0" of a 10 beside its "1")
+            piece = labels[y:y + h, x:x + w] == i
+            for c in _thinnest(piece, v[y:y + h, x:x + w], thr, 0, cfg.beside_band,
+                               cfg.beside_cols):
+                cut = mask.copy()
+                cut[y:y + h, x + c][piece[:, c]] = 0
                 out += self._cut(patch, v, thr, cut, ink, narrow, None, removed, lined)
         return out
 
@@ -1790,7 +1842,10 @@ class Recognizer:
         return out
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
-        """Read an image that is one card filling the frame (a cell of a deck sheet)."""
+        """Read an image that is one card filling the frame (a cell of a deck sheet).  It
+        shows no outline to measure (nothing of a frame read before counts)."""
+        self.frame_gray = None
+        self._edge_widths = {}
         try:
             pyr = self.prepare(crop)
             if pyr is None:
@@ -3125,6 +3180,22 @@ def _without_long_lines(
             n, labels, stats = _components(mask)
             rows = stats.tolist()
     return n, labels, rows
+
+
+def _thinnest(piece: np.ndarray, levels: np.ndarray, thr: float, axis: int,
+              band: tuple[float, float], count: int) -> list[int]:
+    """Where a piece of ink (``piece``: its pixels in its box, ``levels`` the ink channel
+    there) is thinnest: the ``count`` rows (``axis`` 1) or columns (``axis`` 0) between
+    ``band`` of its extent holding less ink than both their neighbours -- ink counted as how
+    far below the threshold ``thr``, summed across: a neck between two glyphs is narrow and
+    light, a glyph's own thin stroke narrow but dark -- the least first."""
+    depth = np.where(piece, thr - levels.astype(np.float32), np.float32(0)).sum(axis=axis)
+    ink = depth.tolist()
+    n = len(ink)
+    lo, hi = max(int(band[0] * n), 1), min(int(band[1] * n), n - 2)
+    thin = [i for i in range(lo, hi + 1) if ink[i] <= ink[i - 1] and ink[i] <= ink[i + 1]]
+    thin.sort(key=lambda i: ink[i])
+    return thin[:count]
 
 
 def _label_mask(labels: np.ndarray, ids: list[int]) -> NDArray[np.uint8]:

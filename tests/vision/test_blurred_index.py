@@ -6,13 +6,19 @@ suit sits close under its rank, blurred as an out-of-focus camera blurs them."""
 from __future__ import annotations
 
 import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 import realdata
 
-from vision.pipeline import Recognizer
+from vision.identify import FrameReader
+from vision.pipeline import IndexReader, Recognizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +88,10 @@ def test_blurred_webcam_cards_are_named_none_wrong(
     more: int,
 ) -> None:
     """All 64 webcam-deck cards blurred: far more named than without the cut (measured
-    54 / 35 / 17 against 14 / 12 / 9), none wrong -- blurred 2.2 and 2.6 px, a 4H read as a
-    4D (its heart cut off below its lobes: a diamond's point) and a 7C as a 7S (its
-    sharpened corners, read again, no longer one piece) were named before the suit had to
-    be settled."""
+    54 / 35 / 17 against 14 / 12 / 9), none wrong -- blurred 2.6 px, a 7H read as a 7D (its
+    heart cut off below its lobes: a diamond's point) and a 7C as a 7S (its sharpened
+    corners, read again, no longer one piece) were named before the suit had to be
+    settled."""
     plain = Recognizer(dataclasses.replace(rec.config, stacked_rows=0))
     right, wrong = _named(rec, webcam_crops, sigma)
     before, _ = _named(plain, webcam_crops, sigma)
@@ -97,16 +103,16 @@ def test_a_heart_cut_below_its_lobes_needs_its_pips(
     rec: Recognizer, webcam_crops: list[tuple[np.ndarray, str]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The webcam 4H blurred 2.2 px reads as a 4D in its corners, cut apart (a heart cut
-    below its lobes is a diamond's point): its middle's pips, hearts, settle it -- without
-    that rule, it is named 4D."""
-    crop = next(c for c, code in webcam_crops if code == "4H")
-    picture = _blurred(crop, 2.2)
+    """The webcam 7H blurred 2.6 px reads as a 7D in its corners, cut apart (a heart cut
+    below its lobes is a diamond's point): its middle's pips, hearts, do not bear the
+    diamond out -- without that rule, it is named 7D."""
+    crop = next(c for c, code in webcam_crops if code == "7H")
+    picture = _blurred(crop, 2.6)
     reading = rec.read_crop(picture)
-    assert reading.card is None or reading.card.code == "4H", reading
+    assert reading.card is None or reading.card.code == "7H", reading
     monkeypatch.setattr(Recognizer, "_stacked_suit", lambda self, reading, centre: True)
     unruled = rec.read_crop(picture)
-    assert unruled.card is not None and unruled.card.code == "4D", unruled
+    assert unruled.card is not None and unruled.card.code == "7D", unruled
 
 
 @pytest.mark.parametrize("seed", [1, 19, 35])
@@ -125,3 +131,66 @@ def test_a_spade_from_a_blurred_index_needs_a_clear_margin(rec: Recognizer,
     loose = Recognizer(dataclasses.replace(rec.config, stacked_spade_margin=0.0))
     said = [r.card.code for r in loose.read(picture) if r.card is not None]
     assert "7S" in said and "7S" not in truth, (said, truth)
+
+
+@pytest.fixture(scope="module")
+def phone_crops(rec: Recognizer) -> list[tuple[np.ndarray, str]]:
+    import frames
+
+    return frames.card_crops(rec, realdata.photos("phone-scenes"))
+
+
+def test_a_suit_run_into_the_big_pip_beside_it_is_cut_apart(
+    rec: Recognizer, phone_crops: list[tuple[np.ndarray, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The phone deck's KS blurred 1.6 px: the index's spade runs into the picture's
+    frame beside it, one piece of ink under the K, no suit is cut and the card went
+    unnamed; cut down at its thinnest column, the corner reads KS."""
+    crop = next(c for c, code in phone_crops if code == "KS")
+    picture = _blurred(crop, 1.6)
+    plain = Recognizer(dataclasses.replace(rec.config, beside_cols=0))
+    assert plain.read_crop(picture).card is None
+    cuts: list[int] = []
+    split = IndexReader._split_beside
+
+    def spy(self: IndexReader, *args: Any) -> Any:
+        out = split(self, *args)
+        cuts.append(len(out))
+        return out
+
+    monkeypatch.setattr(IndexReader, "_split_beside", spy)
+    reading = rec.read_crop(picture)
+    assert reading.card is not None and reading.card.code == "KS", reading
+    assert any(cuts), cuts
+
+
+@pytest.mark.parametrize(("sigma", "floor", "more"), [(1.6, 33, 2), (1.8, 30, 3),
+                                                       (2.2, 10, 1)])
+def test_blurred_phone_cards_are_named_none_wrong(
+    rec: Recognizer, phone_crops: list[tuple[np.ndarray, str]], sigma: float, floor: int,
+    more: int,
+) -> None:
+    """The phone deck's single cards blurred: more named with the suits cut from the big
+    pips beside them (measured 36 / 33 / 12 of 55 against 33 / 29 / 10), none wrong."""
+    plain = Recognizer(dataclasses.replace(rec.config, beside_cols=0))
+    right, wrong = _named(rec, phone_crops, sigma)
+    before, _ = _named(plain, phone_crops, sigma)
+    assert wrong == [], wrong
+    assert right >= floor and right >= before + more, (right, before)
+
+
+def test_a_tens_zero_beside_its_one_is_not_cut_apart(
+    reader: FrameReader, phone_crops: list[tuple[np.ndarray, str]],
+) -> None:
+    """A piece cut down must lie under a glyph that may be its rank, starting a quarter of
+    that glyph's height lower (``beside_below``): a blurred 10's "0" run into the big pip
+    beside it starts level with its "1", and cut down, the "1" and what was left of the "0"
+    read as a K (a 10H named KH in a 12-card frame tilted 45 degrees and blurred 1.1 px)."""
+    import frames
+    from vision_robustness import tilted  # (bench/, on the path above)
+
+    image, truth = frames.table_frame(phone_crops, 12, seed=37)
+    picture = cv2.GaussianBlur(tilted(image, 45), (0, 0), 1.1)
+    said = [r.card.code for r in reader.read(picture).cards if r.card is not None]
+    assert "KH" not in said and "KH" not in truth, (said, truth)
