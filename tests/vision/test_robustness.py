@@ -453,13 +453,14 @@ def test_a_blurred_suit_run_into_the_pip_beside_it_is_cut_apart(rec: Recognizer)
     beside the index, and blurred, the suit glyph runs into the pip, one piece running off
     the corner's right edge, so no suit was cut and the card was not named (a 6, 4 or 8 of
     clubs or spades, a J of clubs).  That piece is now taken again at a darker threshold,
-    the rank as found (merged_ink_darker): measured 69 of 96 named, 45 without; none
-    wrong."""
+    the rank as found (merged_ink_darker), or, where that fails, cut down at its thinnest
+    column (beside_cols): measured 77 of 96 named, 47 with neither (74 without the first,
+    the second taking up most of it); none wrong."""
     import dataclasses
 
-    plain = Recognizer(dataclasses.replace(rec.config, merged_ink_darker=0.0))
+    plain = Recognizer(dataclasses.replace(rec.config, merged_ink_darker=0.0, beside_cols=0))
     named, before = _named_blurred(rec, plain, ("phone-scenes",), 8, (_gauss(1.5),))
-    assert named >= 62 and named >= before + 15, (named, before)
+    assert named >= 70 and named >= before + 25, (named, before)
 
 
 def _suit_shape(kind: str) -> np.ndarray:
