@@ -755,9 +755,9 @@ class CornerRead:
     # glyph: a stroke of it may have gone with the line (a blurred 4's stem, in a column
     # of ink run down into its suit's, read as a 2), and the middle is looked at
     lined: bool = False
-    # the rank and suit glyphs were cut apart from one piece of ink (see ``stacked_rows``):
-    # an index blurred (or shrunk) that much -- the middle is looked at, and a spade is
-    # named only by a clear margin (``stacked_spade_margin``)
+    # the glyphs were cut apart from one piece of ink (a rank run into its suit, a suit into
+    # the pip beside it: see ``stacked_rows``, ``beside_cols``): an index blurred that much
+    # -- the middle is looked at, and the suit must be settled (Recognizer._stacked_suit)
     stacked: bool = False
 
     @cached_property
@@ -1098,10 +1098,10 @@ class IndexReader:
     ) -> list[_Glyphs]:
         """The cut-outs of ``mask`` (the ink below ``thr`` in ``v``, its rim cleared and
         long lines taken out by a first cut, which gave its components' ``pieces``: labels
-        and statistics) with each piece of ink in the index's column
-        too tall for a rank glyph (``stacked_height``) cut across at one of its rows of
-        least ink (``stacked_rows``, ``stacked_band``): a blurred rank run into the suit
-        under it.  The cut-outs of every row tried, the least ink first."""
+        and statistics) with each piece of ink in the index's column too tall for a rank
+        glyph (at most ``stacked_height``) cut across at one of its rows of least ink
+        (``stacked_rows``, ``stacked_band``): a blurred rank run into the suit under it.
+        The cut-outs of every row tried, the least ink first."""
         cfg = self.cfg
         W, H = cfg.crop_size
         m = self.rim
@@ -1377,11 +1377,11 @@ class IndexReader:
         runs off the edge gives only what the wider patch reads (a covered corner, whose
         middle cannot bear its reading out: the "1" of a big "10" beside part of its "0"
         read as a 6), and its suit is not weighed by how it widens (``spade_widening``),
-        nor a rank run into its suit cut apart (``stacked_rows``: a covered card's middle
-        cannot settle its suit).  ``faint``: a patch showing no glyphs at the ink threshold is cut
-        again at a lighter one where its ink is red (``faint_ink``): only for the index
-        corners of a whole card, whose middle can bear a reading from such cut-outs out
-        (:meth:`Recognizer._decide_staged`)."""
+        nor its ink run together cut apart (``stacked_rows``, ``beside_cols``: a covered
+        card's middle cannot settle its suit).  ``faint``: a patch showing no glyphs at the
+        ink threshold is cut again at a lighter one where its ink is red (``faint_ink``):
+        only for the index corners of a whole card, whose middle can bear a reading from
+        such cut-outs out (:meth:`Recognizer._decide_staged`)."""
         cfg = self.cfg
         cands = []
         wide: list[bool] = []
