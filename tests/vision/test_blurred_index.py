@@ -1,7 +1,9 @@
-"""An index blurred so much that its rank runs into the suit under it (one piece of ink):
-cut apart where the ink is thinnest (``stacked_rows``), and its suit named only where it
-is settled (``Recognizer._stacked_suit``).  Real card crops of the webcam deck, whose
-suit sits close under its rank, blurred as an out-of-focus camera blurs them."""
+"""An index blurred so much that its rank runs into the suit under it, or its suit into
+the big pip beside it (one piece of ink): cut apart where the ink is thinnest
+(``stacked_rows``, ``beside_cols``), and its suit named only where it is settled
+(``Recognizer._stacked_suit``).  Real card crops of the webcam deck (its suit close under
+its rank) and the phone deck (its first pip close beside its index), blurred as an
+out-of-focus camera blurs them."""
 
 from __future__ import annotations
 
