@@ -1367,6 +1367,7 @@ class IndexReader:
         wider: Callable[[int], np.ndarray] | None = None,
         whole_rank: bool = False,
         faint: bool = False,
+        unstack: bool = True,
     ) -> list[CornerRead | None]:
         """For each patch, the best glyph cut-out; with ``target`` (rank, suit class
         indices, when teaching) the one that looks most like that card.  All glyphs of all
@@ -1381,7 +1382,8 @@ class IndexReader:
         card's middle cannot settle its suit).  ``faint``: a patch showing no glyphs at the
         ink threshold is cut again at a lighter one where its ink is red (``faint_ink``):
         only for the index corners of a whole card, whose middle can bear a reading from
-        such cut-outs out (:meth:`Recognizer._decide_staged`)."""
+        such cut-outs out (:meth:`Recognizer._decide_staged`).  ``unstack``: ink run together
+        may be cut apart (a patch where no such cut-out counts is read as if it may not)."""
         cfg = self.cfg
         cands = []
         wide: list[bool] = []
@@ -1390,7 +1392,7 @@ class IndexReader:
         lines: list[bool] = []  # a long line taken out touched a rank glyph
         for pi, patch in enumerate(patches):
             found, runs_off, cut_faint, cut_lined, cut_stacked = self._glyphs(
-                patch, faint=faint, unstack=not whole_rank)
+                patch, faint=faint, unstack=unstack and not whole_rank)
             for g in ([] if runs_off and whole_rank else found if cut_stacked
                       else found[: cfg.max_hypotheses]):
                 cands.append((pi, g))
@@ -1432,6 +1434,16 @@ class IndexReader:
             q = cr.quality if target is None else float(rs[k, target[0]] + ss[k, target[1]])
             if out[pi] is None or q > best_q[pi]:
                 out[pi], best_q[pi] = cr, q
+        # a patch whose ink, cut apart, gave no cut-out that counts is read as if it could
+        # not be (the other fallbacks of IndexReader._glyphs)
+        again = [pi for pi in range(len(patches)) if out[pi] is None
+                 and any(stacks[k] for k, (i, _) in enumerate(cands) if i == pi)]
+        if again:
+            for pi, r in zip(again, self.read_patches(
+                    [patches[pi] for pi in again], target,
+                    None if wider is None else (lambda j: wider(again[j])), whole_rank,
+                    faint, unstack=False), strict=True):
+                out[pi] = r
         return out
 
     def _scores(
