@@ -52,6 +52,17 @@ def _named(rec: Recognizer, crops: list[tuple[np.ndarray, str]], sigma: float
     return right, wrong
 
 
+def _assert_more_named(rec: Recognizer, crops: list[tuple[np.ndarray, str]], sigma: float,
+                       without: dict[str, int], floor: int, more: int) -> None:
+    """``crops`` blurred ``sigma`` px: none named wrong, at least ``floor`` named right and
+    ``more`` than by the recognizer ``without`` those settings."""
+    plain = Recognizer(dataclasses.replace(rec.config, **without))
+    right, wrong = _named(rec, crops, sigma)
+    before, _ = _named(plain, crops, sigma)
+    assert wrong == [], wrong
+    assert right >= floor and right >= before + more, (right, before)
+
+
 def test_a_rank_run_into_its_suit_is_cut_apart(
     rec: Recognizer, webcam_crops: list[tuple[np.ndarray, str]],
 ) -> None:
@@ -94,11 +105,7 @@ def test_blurred_webcam_cards_are_named_none_wrong(
     heart cut off below its lobes: a diamond's point) and a 7C as a 7S (its sharpened
     corners, read again, no longer one piece) were named before the suit had to be
     settled."""
-    plain = Recognizer(dataclasses.replace(rec.config, stacked_rows=0))
-    right, wrong = _named(rec, webcam_crops, sigma)
-    before, _ = _named(plain, webcam_crops, sigma)
-    assert wrong == [], wrong
-    assert right >= floor and right >= before + more, (right, before)
+    _assert_more_named(rec, webcam_crops, sigma, {"stacked_rows": 0}, floor, more)
 
 
 def test_a_heart_cut_below_its_lobes_needs_its_pips(
@@ -175,11 +182,7 @@ def test_blurred_phone_cards_are_named_none_wrong(
 ) -> None:
     """The phone deck's single cards blurred: more named with the suits cut from the big
     pips beside them (measured 36 / 33 / 12 of 55 against 33 / 29 / 10), none wrong."""
-    plain = Recognizer(dataclasses.replace(rec.config, beside_cols=0))
-    right, wrong = _named(rec, phone_crops, sigma)
-    before, _ = _named(plain, phone_crops, sigma)
-    assert wrong == [], wrong
-    assert right >= floor and right >= before + more, (right, before)
+    _assert_more_named(rec, phone_crops, sigma, {"beside_cols": 0}, floor, more)
 
 
 def test_a_tens_zero_beside_its_one_is_not_cut_apart(
