@@ -345,6 +345,200 @@ def _refit_quad(
     return _finish_quad(c, rough, cfg, fitted, cfg.refit_share)
 
 
+def _despurred(
+    c: np.ndarray, cfg: RecognizerConfig, img_area: float, mask: np.ndarray | None = None
+) -> tuple[NDArray[np.float32], float, np.ndarray] | None:
+    """For a region's outline ``c`` that gives no quad: a card's quad (its area, and the
+    outline to fit its corners to) once the thin bright strips it touches are taken off
+    -- a table's edge, a ruler, a cable: one region with the card.  The region, filled,
+    is opened by a disk of ``despur_radius`` times its deepest inside distance (half a
+    card's short side, for a card); what that takes off beyond specks (the tips of the
+    card's corners) is a strip, each of which must meet the rest along at most
+    ``despur_contact`` of the card's short side (a fanned card's strip beside the card over
+    it runs along a whole side).  The rest must be one piece, its quad's sides lines
+    fitted to the region's outline but where the strips run off it (:func:`_fit_sides`),
+    the region's outline must run along nearly all of them (a piece of a court whose
+    picture broke its paper up has sides inside the region), and no long strip may run
+    on along one of them (``despur_along``, ``despur_turn``: the margin beside such a
+    court's picture, or a card under it showing beyond it).  The quad is a card's shape
+    as any outline's must be; whether it is a card's size the caller weighs."""
+    # (a strip running off a card leaves its region far from solid: a region that is,
+    # a court's paper broken by its picture, two cards overlapping a little, is let be)
+    hull_area = float(cv2.contourArea(cv2.convexHull(_turns(c))))
+    if float(cv2.contourArea(c)) >= cfg.min_solidity * hull_area:
+        return None
+    # all of it worked out on the region drawn small (some 40 px across a card: the
+    # opening's disk grows with the card, and its cost with the disk's area), the quad
+    # then fitted to the region's own outline
+    x, y, w, h = cv2.boundingRect(c)
+    f = min(1.0, _DESPUR_SIDE / math.sqrt(max(1.0, float(cv2.contourArea(c)))))
+    pad = 5  # (more than the closing reaches: it must not run into the box's edge)
+    origin = np.array([x, y], np.float64)
+    small = np.round((c.reshape(-1, 2) - origin) * f + pad).astype(np.int32)
+    filled = np.zeros((int(h * f) + 2 * pad + 1, int(w * f) + 2 * pad + 1), np.uint8)
+    cv2.fillPoly(filled, [small], 255)
+    # (closed first: an index or pip whose ink reaches the card's edge notches the region
+    # by a thin channel, and the hole behind it, opened, would eat into the card; closed,
+    # the channel is shut and the hole filled)
+    shut, _ = cv2.findContours(cv2.morphologyEx(filled, cv2.MORPH_CLOSE,
+                                                _DISK7 if f > 0.7 else _SQUARE3),
+                               cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(filled, shut, -1, 255, cv2.FILLED)
+    deepest = float(cv2.minMaxLoc(cv2.distanceTransform(filled, cv2.DIST_L2, 3))[1])
+    r = int(round(cfg.despur_radius * deepest))
+    # (the smallest card taken, min_card_area of the picture, is some 0.42 of its area's
+    # root deep: a region less deep holds no card -- a court's paper broken up)
+    if r < 2 or deepest < 0.35 * f * math.sqrt(cfg.min_card_area * img_area):
+        return None
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
+    rest = cv2.bitwise_and(filled, cv2.bitwise_not(opened))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8,
+                                                         ltype=cv2.CV_16U)
+    strips = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 2 * r * r]
+    if not strips:
+        return None
+    # (where each meets the rest: its pixels in a ring two pixels wide round the rest)
+    ring = cv2.bitwise_and(cv2.dilate(opened, _SQUARE5), rest)
+    reach = cfg.despur_contact * 2.0 * deepest
+    if any(cv2.countNonZero(ring[labels == i]) / 2.0 > reach for i in strips):
+        return None
+    least = cfg.min_card_area * img_area * f * f
+    pieces, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    big = [p for p in pieces if cv2.contourArea(p) >= least]
+    if len(big) != 1:
+        return None  # (two cards a strip joins: not parted here)
+    # the card as opened: its corners rounded, a bump where a strip met it
+    piece = np.round((big[0].reshape(-1, 1, 2) - pad) / f + origin).astype(np.int32)
+    rough = _rough_quad(piece, cfg, img_area, ragged=True)
+    if rough is None:
+        return None
+    # its sides fitted to the card's own outline: the region's, but for where the strips
+    # run off it (and half a disk round them)
+    half = max(1, r // 2)
+    zone = cv2.dilate(np.isin(labels, strips).astype(np.uint8),
+                      cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * half + 1, 2 * half + 1)))
+    pts = c.reshape(-1, 2)
+    at = np.round((pts - origin) * f + pad).astype(np.intp)
+    at[:, 0] = np.clip(at[:, 0], 0, zone.shape[1] - 1)
+    at[:, 1] = np.clip(at[:, 1], 0, zone.shape[0] - 1)
+    own = np.ascontiguousarray(pts[zone[at[:, 1], at[:, 0]] == 0].reshape(-1, 1, 2))
+    if len(own) < 16:
+        return None
+    quad = _fit_sides(own.reshape(-1, 2).astype(np.float32), rough[0])
+    if quad is None:
+        return None
+    sides = quad_sides(quad).tolist()
+    if (min(sides) < 8
+            or max(sides[0], sides[2]) > cfg.max_side_ratio * min(sides[0], sides[2])
+            or max(sides[1], sides[3]) > cfg.max_side_ratio * min(sides[1], sides[3])
+            or min(sides[0] + sides[2], sides[1] + sides[3])
+            < cfg.min_aspect * max(sides[0] + sides[2], sides[1] + sides[3])
+            or not cv2.isContourConvex(quad.reshape(-1, 1, 2))
+            or quad_area(quad) < cfg.min_card_area * img_area
+            or not _outline_covered(c, quad, max(2.0, 0.02 * max(sides)), 0.85)):
+        return None
+    # despur_on of the region's outline, its notches shut (but where the strips leave
+    # it), runs along the quad's sides: a region of a noisy table's speckle runs
+    # everywhere, near every line, but mostly along none
+    a = quad.astype(np.float64)
+    ab = np.roll(a, -1, axis=0) - a
+    sp = max(shut, key=cv2.contourArea).reshape(-1, 2)
+    sp = sp[zone[sp[:, 1], sp[:, 0]] == 0]
+    rel = ((sp - pad) / f + origin).reshape(-1, 1, 2) - a[None]
+    t = np.clip((rel * ab[None]).sum(axis=2) / (ab * ab).sum(axis=1)[None], 0.0, 1.0)
+    gap = np.hypot(*(rel - t[..., None] * ab[None]).transpose(2, 0, 1)).min(axis=1)
+    if np.count_nonzero(gap <= max(2.0, 0.02 * max(sides)) + 0.5 / f) < cfg.despur_on * len(gap):
+        return None
+    # a long strip that runs on along one of the card's sides (its direction within
+    # despur_turn degrees of the side's, its middle within despur_along of the short side
+    # of the side's line) is the margin of a card whose paper its picture broke up (the
+    # quad, the margin below the picture), not a strip the card touches
+    q = quad.astype(np.float64)
+    d = np.roll(q, -1, axis=0) - q
+    u = d / np.hypot(d[:, 0], d[:, 1])[:, None]
+    width = cfg.despur_along * min(sides)
+    turn = math.cos(math.radians(cfg.despur_turn))
+    for i in strips:
+        ys, xs = np.nonzero(labels == i)
+        p = np.stack([xs, ys], axis=1).astype(np.float64)
+        mid = p.mean(axis=0)
+        evals, evecs = np.linalg.eigh(np.cov((p - mid).T))
+        if evals[1] < 9.0 * max(evals[0], 1e-9):
+            continue  # no longer than three times its width: a stub
+        along = evecs[:, 1]
+        centre = (mid - pad) / f + origin
+        for k in range(4):
+            rel = centre - q[k]
+            if (abs(float(along @ u[k])) >= turn
+                    and abs(rel[0] * u[k, 1] - rel[1] * u[k, 0]) < width):
+                return None
+    if mask is not None and _ring_share(mask, quad) > cfg.despur_ring:
+        return None
+    return order_clockwise(quad), quad_area(quad), own
+
+
+def _ring_share(mask: np.ndarray, quad: np.ndarray) -> float:
+    """The share of ``mask`` (non-zero) in the ring round ``quad`` from 1.05 to 1.2 times
+    its size about its middle: round a card on a table, little (a strip it touches
+    crosses the ring); round a region of a noisy table's speckle, as much as anywhere."""
+    q = np.asarray(quad, np.float64)
+    mid = q.mean(axis=0)
+    outer, inner = mid + (q - mid) * 1.2, mid + (q - mid) * 1.05
+    h, w = mask.shape[:2]
+    x0, y0 = (int(max(0.0, v)) for v in np.floor(outer.min(axis=0)))
+    x1 = int(min(w, math.ceil(outer[:, 0].max()) + 1))
+    y1 = int(min(h, math.ceil(outer[:, 1].max()) + 1))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(ring, [np.round(outer - (x0, y0)).astype(np.int32)], 255)
+    cv2.fillPoly(ring, [np.round(inner - (x0, y0)).astype(np.int32)], 0)
+    total = cv2.countNonZero(ring)
+    if total == 0:
+        return 0.0
+    return cv2.countNonZero(cv2.bitwise_and(ring, mask[y0:y1, x0:x1])) / total
+
+
+def _fit_sides(pts: NDArray[np.float32], quad: np.ndarray) -> NDArray[np.float32] | None:
+    """The quad whose sides are lines fitted (Huber) to the points ``pts`` near each side
+    of ``quad`` (along its middle four fifths, within a band that narrows from an eighth
+    of the shorter side to a twentieth over three rounds): for a first quad some pixels
+    off its card's sides, as an opened region's is.  None where a side has too few points
+    or two sides do not cross."""
+    q = order_clockwise(np.asarray(quad, np.float32)).astype(np.float64)
+    for share in (0.125, 0.08, 0.05):
+        band = share * float(quad_sides(q).min())
+        lines = []
+        for k in range(4):
+            a, b = q[k], q[(k + 1) % 4]
+            d = b - a
+            length = float(np.hypot(*d))
+            if length < 1e-6:
+                return None
+            u = d / length
+            rel = pts - a
+            t = rel @ u
+            off = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+            near = pts[(t > 0.1 * length) & (t < 0.9 * length) & (off < band)]
+            if len(near) < 5:
+                return None
+            vx, vy, x0, y0 = cv2.fitLine(near.reshape(-1, 1, 2), cv2.DIST_HUBER, 0, 0.01,
+                                         0.01).reshape(-1).tolist()
+            lines.append((x0, y0, vx, vy))
+        corners = []
+        for k in range(4):
+            px, py, ux, uy = lines[k - 1]
+            qx, qy, vx, vy = lines[k]
+            den = ux * vy - uy * vx
+            if abs(den) < 1e-6:
+                return None
+            t = ((qx - px) * vy - (qy - py) * vx) / den
+            corners.append((px + t * ux, py + t * uy))
+        q = np.array(corners, np.float64)
+    return q.astype(np.float32)
+
+
 def _near_outline(c: np.ndarray, quad: np.ndarray) -> bool:
     """Whether the contour runs near nine tenths of the quad's outline (within twice the
     tolerance :func:`_finish_quad` allows a quad): a card's paper whose polygon is off
@@ -486,6 +680,10 @@ RAGGED = ("closed", "hull", "pale")  # masks whose card corners may be eaten awa
 # reported only when read): the same ones
 LAST_RESORT = RAGGED
 _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_SQUARE3 = np.ones((3, 3), np.uint8)
+_SQUARE5 = np.ones((5, 5), np.uint8)
+_DISK7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+_DESPUR_SIDE = 60.0  # (see _despurred)
 # masks that may be peppered with holes (saturation at the paper threshold), and how
 # much of a mask its small holes fill for it to count as such (a beige table: 1.8%; other
 # tables' paper masks at most 0.8%)
@@ -1200,6 +1398,7 @@ def detect(
     hulls: set[int] = set()  # contours (ids) of quads from the last-resort masks
     paled: set[int] = set()  # ... of those, from the "pale" mask
     refitted: set[int] = set()  # ... of quads of the other masks' refused outlines refitted
+    parted: list[_Cand] = []  # cards parted from the strips they touch (_despurred)
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -1266,6 +1465,10 @@ def detect(
                     hulls.add(id(c))
                     if name == "pale":
                         paled.add(id(c))
+            elif name == "otsu" and cfg.despur_radius > 0 and (
+                    spurred := _despurred(c, cfg, img_area, m)) is not None:
+                # a card and a thin bright strip it touches: the card (weighed below)
+                parted.append((spurred[1], spurred[0], spurred[2]))
             elif name == "otsu" and cfg.read_overlaps:
                 # overlapping cards are one region of the plain Otsu mask
                 blobs.append(c)
@@ -1285,6 +1488,21 @@ def detect(
                 scan(name, masks.cut_in(box), box)
             continue
         scan(name, make())
+        if name == "otsu" and parted:
+            # a card parted from a strip is taken where it is of the size of the cards
+            # lying apart (a court's paper broken up by its picture may leave its margin
+            # below the picture looking like a card with a strip, the paper beside the
+            # picture: a third of a card); with none to compare, as a refitted quad is,
+            # only where no other mask finds a card there
+            sizes = [t[0] for t in cands if id(t[2]) in alone]
+            typical = median(sizes) if sizes else 0.0
+            lo, hi = cfg.despur_size
+            for t in parted:
+                if not sizes:
+                    refitted.add(id(t[2]))
+                elif not lo * typical <= t[0] <= hi * typical:
+                    continue
+                cands.append(t)
         if name == "otsu" and cfg.detect_skip_single:
             single = _single_regions([(q, c) for _, q, c in cands if id(c) in alone], cfg)
             single_margin = [(x0, y0, x1, y1, max(2, (min(x1 - x0, y1 - y0) + 5) // 10))

@@ -173,6 +173,23 @@ class RecognizerConfig:
     # refit_share of its outline runs along the region's (1.0: never)
     refit_cut: float = 1.05
     refit_share: float = 0.9
+    # a region of Otsu's mask that is no quad is opened by a disk of despur_radius times
+    # its deepest inside distance (half a card's short side, for a card): a card touching
+    # a thin bright strip (a table's edge, a ruler, a cable, a sheet's rim) is one region
+    # with it; opened, the strip is gone and the card is taken where one quad is left
+    # and each strip taken off meets it along at most despur_contact of its short side
+    # (a fanned card's strip beside the card over it runs along a whole side; 0: never)
+    despur_radius: float = 0.3
+    despur_contact: float = 0.5
+    # ... and taken where its area is within these shares of the cards' lying apart, where
+    # no long strip runs on along one of its sides, despur_on of the region's outline runs
+    # along its sides and at most despur_ring of a ring round it is paper (a noisy table's
+    # speckle; see _despurred)
+    despur_size: tuple[float, float] = (0.5, 2.0)
+    despur_on: float = 0.5
+    despur_ring: float = 0.2
+    despur_along: float = 0.3
+    despur_turn: float = 12.0
     # a card's outline is also fitted from the four longest sides of its convex hull,
     # simplified to this share of its perimeter, when that gives back a corner cut off
     side_fit_eps: float = 0.006

@@ -109,6 +109,40 @@ def table_frame(crops, n=12, size=(1280, 720), seed=0, colour=(40, 90, 50), qr=(
     return frame, codes
 
 
+def strip_frame(crops, n=6, size=(1280, 720), seed=0, strips=2, colour=(40, 90, 50)):
+    """``n`` cards (at most 6) on a table, ``strips`` of them touching a thin bright strip
+    (4 to 12 px wide, 215 to 250 grey: a table's edge, a ruler, a cable) that runs from
+    under the card off the frame's edge, clear of the other cards."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    frame = _plain_table(rng, size, colour, 6)
+    picks = rng.choice(len(crops), size=min(n, 6, len(crops)), replace=False)
+    centres = [((k % 3 + 0.5) * w / 3 + rng.uniform(-30, 30),
+                (k // 3 + 0.5) * h / 2 + rng.uniform(-20, 20)) for k in range(len(picks))]
+    for k in rng.choice(len(picks), size=min(strips, len(picks)), replace=False):
+        cx, cy = centres[k]
+        for _ in range(50):
+            a = rng.uniform(0, 2 * math.pi)
+            d = np.array([math.cos(a), math.sin(a)])
+            clear = True
+            for j, (ox, oy) in enumerate(centres):
+                v = np.array([ox - cx, oy - cy])
+                t = float(v @ d)
+                if j != k and t > 0 and float(np.linalg.norm(v - t * d)) < 140:
+                    clear = False
+            if clear:
+                break
+        width, grey = int(rng.integers(4, 13)), int(rng.integers(215, 250))
+        cv2.line(frame, (int(cx), int(cy)), (int(cx + 2000 * d[0]), int(cy + 2000 * d[1])),
+                 (grey, grey, grey), width, cv2.LINE_AA)
+    codes = []
+    for k, idx in enumerate(picks):
+        crop, code = crops[idx]
+        lay(frame, crop, centres[k][0], centres[k][1], rng.uniform(0, 2 * math.pi), 0.85)
+        codes.append(code)
+    return frame, codes
+
+
 def touching_frame(crops, n=6, size=(640, 480), seed=0, colour=(40, 90, 50), scale=0.85):
     """Up to ``n`` cards crowded on a table, each laid touching or close beside one laid
     before it (centres at most 1.1 card heights apart), at any angle, overlapping no card by
