@@ -360,16 +360,19 @@ def _despurred(
     the region's outline must run along nearly all of them (a piece of a court whose
     picture broke its paper up has sides inside the region), and no long strip may run
     on along one of them (``despur_along``, ``despur_turn``: the margin beside such a
-    court's picture, or a card under it showing beyond it).  The quad is a card's shape
-    as any outline's must be; whether it is a card's size the caller weighs."""
+    court's picture, or a card under it showing beyond it).  A noisy table's speckle may
+    leave a quad so too: ``despur_on`` of the region's outline must run along its sides,
+    and at most ``despur_ring`` of the ring round it be paper in ``mask`` (the mask the
+    outline was traced in).  The quad is a card's shape as any outline's must be; whether
+    it is a card's size the caller weighs."""
     # (a strip running off a card leaves its region far from solid: a region that is,
     # a court's paper broken by its picture, two cards overlapping a little, is let be)
     hull_area = float(cv2.contourArea(cv2.convexHull(_turns(c))))
     if float(cv2.contourArea(c)) >= cfg.min_solidity * hull_area:
         return None
-    # all of it worked out on the region drawn small (some 40 px across a card: the
-    # opening's disk grows with the card, and its cost with the disk's area), the quad
-    # then fitted to the region's own outline
+    # all of it worked out on the region drawn small (the root of its area at most
+    # _DESPUR_SIDE px: the opening's disk grows with the card, and its cost with the
+    # disk's area), the quad then fitted to the region's own outline
     x, y, w, h = cv2.boundingRect(c)
     f = min(1.0, _DESPUR_SIDE / math.sqrt(max(1.0, float(cv2.contourArea(c)))))
     pad = 5  # (more than the closing reaches: it must not run into the box's edge)
@@ -441,41 +444,55 @@ def _despurred(
     # despur_on of the region's outline, its notches shut (but where the strips leave
     # it), runs along the quad's sides: a region of a noisy table's speckle runs
     # everywhere, near every line, but mostly along none
-    a = quad.astype(np.float64)
-    ab = np.roll(a, -1, axis=0) - a
-    sp = max(shut, key=cv2.contourArea).reshape(-1, 2)
-    sp = sp[zone[sp[:, 1], sp[:, 0]] == 0]
-    rel = ((sp - pad) / f + origin).reshape(-1, 1, 2) - a[None]
-    t = np.clip((rel * ab[None]).sum(axis=2) / (ab * ab).sum(axis=1)[None], 0.0, 1.0)
-    gap = np.hypot(*(rel - t[..., None] * ab[None]).transpose(2, 0, 1)).min(axis=1)
-    if np.count_nonzero(gap <= max(2.0, 0.02 * max(sides)) + 0.5 / f) < cfg.despur_on * len(gap):
+    rim = max(shut, key=cv2.contourArea).reshape(-1, 2)
+    rim = rim[zone[rim[:, 1], rim[:, 0]] == 0]
+    if _share_near(quad, (rim - pad) / f + origin,
+                   max(2.0, 0.02 * max(sides)) + 0.5 / f) < cfg.despur_on:
         return None
-    # a long strip that runs on along one of the card's sides (its direction within
-    # despur_turn degrees of the side's, its middle within despur_along of the short side
-    # of the side's line) is the margin of a card whose paper its picture broke up (the
-    # quad, the margin below the picture), not a strip the card touches
-    q = quad.astype(np.float64)
-    d = np.roll(q, -1, axis=0) - q
-    u = d / np.hypot(d[:, 0], d[:, 1])[:, None]
-    width = cfg.despur_along * min(sides)
-    turn = math.cos(math.radians(cfg.despur_turn))
+    # a long strip that runs on along one of the card's sides is the margin of a card
+    # whose paper its picture broke up (the quad, the margin below the picture), not a
+    # strip the card touches
     for i in strips:
         ys, xs = np.nonzero(labels == i)
-        p = np.stack([xs, ys], axis=1).astype(np.float64)
-        mid = p.mean(axis=0)
-        evals, evecs = np.linalg.eigh(np.cov((p - mid).T))
-        if evals[1] < 9.0 * max(evals[0], 1e-9):
-            continue  # no longer than three times its width: a stub
-        along = evecs[:, 1]
-        centre = (mid - pad) / f + origin
-        for k in range(4):
-            rel = centre - q[k]
-            if (abs(float(along @ u[k])) >= turn
-                    and abs(rel[0] * u[k, 1] - rel[1] * u[k, 0]) < width):
-                return None
+        strip = (np.stack([xs, ys], axis=1).astype(np.float64) - pad) / f + origin
+        if _runs_along(strip, quad, cfg.despur_along * min(sides), cfg.despur_turn):
+            return None
     if mask is not None and _ring_share(mask, quad) > cfg.despur_ring:
         return None
     return order_clockwise(quad), quad_area(quad), own
+
+
+def _share_near(quad: np.ndarray, pts: np.ndarray, tol: float) -> float:
+    """The share of the points ``pts`` (N x 2) within ``tol`` px of the quad's outline."""
+    if len(pts) == 0:
+        return 0.0
+    a = np.asarray(quad, np.float64)
+    ab = np.roll(a, -1, axis=0) - a
+    rel = np.asarray(pts, np.float64).reshape(-1, 1, 2) - a[None]
+    t = np.clip((rel * ab[None]).sum(axis=2) / (ab * ab).sum(axis=1)[None], 0.0, 1.0)
+    gap = np.hypot(*(rel - t[..., None] * ab[None]).transpose(2, 0, 1)).min(axis=1)
+    return float(np.count_nonzero(gap <= tol)) / len(pts)
+
+
+def _runs_along(strip: np.ndarray, quad: np.ndarray, width: float, degrees: float) -> bool:
+    """Whether the pixels ``strip`` (N x 2) make a long strip (three times as long as
+    wide and more) running along one of the quad's sides: its direction within
+    ``degrees`` of the side's, its middle within ``width`` of the side's line."""
+    mid = strip.mean(axis=0)
+    evals, evecs = np.linalg.eigh(np.cov((strip - mid).T))
+    if evals[1] < 9.0 * max(float(evals[0]), 1e-9):
+        return False  # a stub
+    along = evecs[:, 1]
+    q = np.asarray(quad, np.float64)
+    d = np.roll(q, -1, axis=0) - q
+    u = d / np.hypot(d[:, 0], d[:, 1])[:, None]
+    turn = math.cos(math.radians(degrees))
+    for k in range(4):
+        rel = mid - q[k]
+        if (abs(float(along @ u[k])) >= turn
+                and abs(rel[0] * u[k, 1] - rel[1] * u[k, 0]) < width):
+            return True
+    return False
 
 
 def _ring_share(mask: np.ndarray, quad: np.ndarray) -> float:

@@ -47,7 +47,7 @@ def _named(reader: FrameReader, crops: list[tuple[np.ndarray, str]], seeds: rang
 
 
 @pytest.mark.parametrize("folder, least, most_without", [
-    # (when written: phone deck 59 of 60 parted, 46 not; webcam deck 60 and 53)
+    # (when written: phone deck 58 of 60 parted, 46 not; webcam deck 60 and 53)
     ("phone-scenes", 57, 48),
     ("webcam-grey", 58, 55),
 ])
