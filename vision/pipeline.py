@@ -1057,6 +1057,9 @@ class IndexReader:
         lined: list[bool] = []
         pieces: list[tuple[np.ndarray, list[list[int]]]] = []
         out = self._cut(patch, v, thr, mask, ink, narrow, runs_off, removed, lined, pieces)
+        if not out and not removed and pieces and not self._rank_in_reach(pieces[0][1]):
+            # no fallback below but the faint one can cut anything out (see _rank_in_reach)
+            return self._faint_only(patch, v, thr, paper, ink, narrow, faint, runs_off)
         if not out and unstack and cfg.stacked_rows > 0 and pieces:
             # a rank run into its suit by a blur: cut apart where the ink is thinnest
             out = self._split_stacked(patch, v, thr, mask, pieces[0], ink, narrow, removed,
@@ -1107,6 +1110,39 @@ class IndexReader:
             if out:
                 return out, bool(runs_off), False, bool(lined), True
         return out, bool(runs_off), False, bool(out) and bool(lined), False
+
+    def _rank_in_reach(self, rows: list[list[int]]) -> bool:
+        """Whether the ink of a patch's first cut (its components' statistics ``rows`` as
+        plain lists, the background first: the ink below the threshold, its rim cleared, no
+        long line taken out) holds a piece that a rank glyph may start in: one starting in
+        the rank's columns and rows (``rank_start``) at least a rank's least height tall.
+        Every fallback of :meth:`_glyphs` but the faint one cuts from ink inside this ink
+        (thinned, darker, or cut apart), each piece of which lies inside one of these: where
+        none of them starts so, none of those fallbacks finds a rank glyph to start from,
+        and they are not made (a blank corner: the long side of a card read both ways up,
+        the corners of a printed card)."""
+        cfg = self.cfg
+        W, H = cfg.crop_size
+        sx_max, sy_max = cfg.rank_start[0] * W, cfg.rank_start[1] * H
+        hmin = cfg.rank_height[0] * H
+        return any(x < sx_max and y < sy_max and h >= hmin for x, y, _w, h, _a in rows[1:])
+
+    def _faint_only(
+        self, patch: np.ndarray, v: np.ndarray, thr: float, paper: float, ink: np.ndarray,
+        narrow: int | None, faint: bool, runs_off: list[bool],
+    ) -> tuple[list[_Glyphs], bool, bool, bool, bool]:
+        """What :meth:`_glyphs` gives for a patch whose first cut found no glyph and
+        whose ink holds no rank within reach (see :meth:`_rank_in_reach`): only the faint
+        fallback can find one, lighter ink being more ink."""
+        cfg = self.cfg
+        if (faint and cfg.faint_ink and self.colour
+                and cv2.countNonZero(ink) < cfg.faint_ink_share * ink.size
+                and self._red_ink(patch, ink, v, thr)):
+            light = (thr + paper) / 2
+            out = self._cut(patch, v, light, _below(v, light), None, narrow)
+            if out:
+                return out, bool(runs_off), True, False, False
+        return [], bool(runs_off), False, False, False
 
     def _split_stacked(
         self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray,
