@@ -116,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
             (*frames.fan_frame(crops, 5, seed=s, spread=10 + s % 3 * 3), [])
             for s in range(args.frames)
         ]
-    print(f"1280x720 frames, one core (cv2 threads {cv2.getNumThreads()}), CPU ms per frame")
+    from vision import native
+
+    print(f"1280x720 frames, one core (cv2 threads {cv2.getNumThreads()}), CPU ms per frame; "
+          f"card reader: {native.status}")
     for name, images in sets.items():
         profile_set(reader, name, images, args.repeats)
     if args.profile:

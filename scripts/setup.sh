@@ -26,6 +26,14 @@ if [ "$want_test" = 1 ]; then
   [ -f /usr/share/fonts/truetype/open-sans/OpenSans-Bold.ttf ] || need_pkgs+=(fonts-open-sans)
   [ -f /usr/share/fonts/truetype/crosextra/Caladea-Bold.ttf ] || need_pkgs+=(fonts-crosextra-caladea)
 fi
+# (the tests run the compiled card reader: scripts/build_native.py needs a C compiler and
+# Python's headers)
+if [ "$want_test" = 1 ]; then
+  command -v gcc >/dev/null || need_pkgs+=(gcc)
+  "${PYTHON:-python3}" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    2>/dev/null || need_pkgs+=(python3-dev)
+fi
 if [ "${#need_pkgs[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing Debian packages: ${need_pkgs[*]}"
@@ -35,7 +43,8 @@ if [ "${#need_pkgs[@]}" -gt 0 ]; then
   else
     say "missing Debian packages: ${need_pkgs[*]}"
     say "install them with:  sudo apt-get install -y ${need_pkgs[*]}"
-    say "(QR codes need libzbar0; the browser tests need chromium; tests, the fonts)"
+    say "(QR codes need libzbar0; the browser tests need chromium; tests, the fonts, and"
+    say "a C compiler and Python's headers to compile the card reader)"
     exit 1
   fi
 fi
@@ -54,12 +63,13 @@ fi
 
 stamp=".venv/.installed"
 [ "$want_test" = 1 ] && stamp=".venv/.installed-test"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
   say "installing the companion and its libraries (first time only)"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  target="."
-  [ "$want_test" = 1 ] && target=".[test]"
-  if ! .venv/bin/python -m pip install -q -e "$target" > .venv/install.log 2>&1; then
+  target=".[native]"
+  [ "$want_test" = 1 ] && target=".[native,test]"
+  if ! .venv/bin/python -m pip install -q -c constraints.txt -e "$target" \
+      > .venv/install.log 2>&1; then
     say "installing failed; pip said:"
     grep -v '^WARNING: Location' .venv/install.log >&2 || true
     exit 1
@@ -67,4 +77,15 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -c 'import companion, cv2, flask, numpy, pyzbar.pyzbar' \
     || { say "the install did not complete; see .venv/install.log"; exit 1; }
   touch "$stamp"
+fi
+
+# the card reader compiled (vision/native.py): done once per change of its sources, a
+# minute or two; where it cannot be, the companion runs its sources, slower
+if ! .venv/bin/python scripts/build_native.py; then
+  if [ "$want_test" = 1 ]; then
+    say "the tests need the compiled card reader: install a C compiler and Python's headers"
+    say "(Debian: sudo apt-get install -y gcc python3-dev), then run this again"
+    exit 1
+  fi
+  say "the card reader runs from its sources (slower): see above"
 fi

@@ -7,3 +7,8 @@ import os as _os
 # one thread by design); set before numpy is first imported.  A value the user set wins.
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     _os.environ.setdefault(_var, "1")
+
+# the compiled card reader where it is built and current (see vision.native)
+from vision import native as _native  # noqa: E402
+
+_native.activate(__path__)

@@ -422,8 +422,10 @@ def format_report(tallies: Sequence[Tally], synth: Tally | None, deck: str | Non
             lines.append(f"  {name:<18} {c['labelled']:>6} {c['correct']:>7} {c['missed']:>6} "
                          f"{c['wrong']:>7}")
         lines.append("* wrong: readings that named a card of this suit/rank that was not there")
+    from vision import native
+
     lines.append("times: per image, file decoding excluded, one OpenCV thread, after one "
-                 "read not timed")
+                 f"read not timed; card reader: {native.status}")
     return "\n".join(lines)
 
 

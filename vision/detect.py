@@ -776,12 +776,15 @@ class _Masks:
         self.otsu_t, self.otsu = cv2.threshold(
             self.blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
         )
+        self._not_edges_made: np.ndarray | None = None  # see not_edges
 
-    @cached_property
+    @property
     def not_edges(self) -> np.ndarray:
         """Everywhere but near an edge (made when first needed: a frame whose cards all lie
         apart needs no cut mask)."""
-        return self._not_edges(self.blur)
+        if self._not_edges_made is None:
+            self._not_edges_made = self._not_edges(self.blur)
+        return self._not_edges_made
 
     def _not_edges(self, blur: np.ndarray) -> np.ndarray:
         edges = cv2.Canny(blur, self.cfg.canny_low, self.cfg.canny_high)
@@ -796,7 +799,7 @@ class _Masks:
         look at, so the two differ only where an edge weaker than ``canny_high`` in the box
         is kept for its link to a strong one more than the margin away."""
         x0, y0, x1, y1 = box
-        if "not_edges" in self.__dict__:
+        if self._not_edges_made is not None:
             return self.not_edges[y0:y1, x0:x1]
         h, w = self.blur.shape
         mx0, my0 = max(0, x0 - EDGE_MARGIN), max(0, y0 - EDGE_MARGIN)
@@ -1318,16 +1321,21 @@ def _drop_merged(cands: list[_Cand], shapes: _Shapes | None = None) -> list[_Can
 
 
 def _pick(cands: list[_Cand], shapes: _Shapes, max_overlap: float,
-          fitted: dict[int, np.ndarray]) -> list[tuple[np.ndarray, _Cand]]:
+          fitted: dict[tuple[int, int], np.ndarray]) -> list[tuple[np.ndarray, _Cand]]:
     """The cards among the candidates (biggest first): each that overlaps none picked
     before it by more than ``max_overlap``, with its corners fitted to its sides (as
-    ``fitted`` holds them by the candidate's id); with the candidate it is."""
+    ``fitted`` holds them by :func:`_cand_key`); with the candidate it is."""
     picked: list[tuple[np.ndarray, _Cand]] = []
     for cand in cands:
         if any(shapes.overlap(cand[1], k) > max_overlap for k, _ in picked):
             continue
-        picked.append((fitted[id(cand)], cand))
+        picked.append((fitted[_cand_key(cand)], cand))
     return picked
+
+
+def _cand_key(cand: _Cand) -> tuple[int, int]:
+    """A candidate's key while a frame is detected: the ids of its quad and its outline."""
+    return id(cand[1]), id(cand[2])
 
 
 def _single_regions(
@@ -1597,7 +1605,8 @@ def detect(
     cands = _drop_merged(cands, shapes)
     # every candidate's corners fitted to its sides, all at once (nearly every candidate
     # left is a card picked; one fit of them all costs less than one each)
-    fitted = {id(t): order_clockwise(q) for t, q in
+    # (by the ids of a candidate's arrays: a tuple's own id need not last, compiled)
+    fitted = {_cand_key(t): order_clockwise(q) for t, q in
               zip(cands, refine_quads([(c, q) for _, q, c in cands]), strict=True)}
     picked = _pick(cands, shapes, cfg.max_overlap, fitted)
     # a kept quad much bigger than the typical card (with three or more kept) is a table's
@@ -1613,8 +1622,8 @@ def detect(
         if not any(big):
             break
         if again:
-            gone = {id(t) for (_, t), b in zip(picked, big, strict=True) if b}
-            cands = [t for t in cands if id(t) not in gone]
+            gone = {_cand_key(t) for (_, t), b in zip(picked, big, strict=True) if b}
+            cands = [t for t in cands if _cand_key(t) not in gone]
             picked = _pick(cands, shapes, cfg.max_overlap, fitted)
         else:
             picked = [p for p, b in zip(picked, big, strict=True) if not b]

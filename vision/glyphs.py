@@ -18,6 +18,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.native import PACKAGE
+
 RANK_CLASSES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 # what a rank cut-out may be instead when a glyph was cut apart (the "0" or the "1" of a
 # "10" alone): the model knows these shapes too, and a reading that looks most like one of
@@ -30,7 +32,8 @@ RED_SUITS = frozenset({"D", "H"})
 GLYPH_SIZE = 32
 _PIX = 8  # side of the coarse pixel template appended to the HOG
 FEATURE_DIM = 324 + _PIX * _PIX
-MODEL_PATH = Path(__file__).with_name("data") / "glyphs.npz"
+# (beside the sources: this module may be loaded compiled from elsewhere, see vision.native)
+MODEL_PATH = PACKAGE / "data" / "glyphs.npz"
 TOPK = 1  # a class scores the mean similarity of its TOPK nearest exemplars
 
 

@@ -28,7 +28,6 @@ Steps:
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 from array import array
@@ -1522,7 +1521,8 @@ class _CornerWarp:
     from the quad's top-left) seen as the top-left of the card turned k quarter turns."""
 
     def __init__(
-        self, pyr: _Pyramid, quad: np.ndarray, cfg: RecognizerConfig, size: tuple[int, int]
+        self, pyr: _Pyramid, quad: np.ndarray, cfg: RecognizerConfig, size: tuple[int, int],
+        ways: list[int] | None = None,
     ) -> None:
         H = cfg.crop_size[1]
         self.q = order_clockwise(quad)
@@ -1541,8 +1541,15 @@ class _CornerWarp:
         a = (self.sides[0] + self.sides[2]) / 2
         b = (self.sides[1] + self.sides[3]) / 2
         self.ways = [0, 1]
-        if min(a, b) / max(a, b) < cfg.clear_portrait:
+        if ways is not None:
+            self.ways = ways
+        elif min(a, b) / max(a, b) < cfg.clear_portrait:
             self.ways = [0] if a < b else [1]
+
+    def other_way(self, cfg: RecognizerConfig) -> _CornerWarp:
+        """The same card's corners read the other way up (of a card clear which way up it
+        lies): its quad, already in order, is ordered the same again."""
+        return _CornerWarp(self.pyr, self.q, cfg, self.size, [1 - self.ways[0]])
 
     def patch(self, k: int, width: int | None = None) -> np.ndarray:
         """Corner ``k``'s patch; ``width``: wider than the usual (pixel for pixel the same
@@ -2094,9 +2101,9 @@ class Recognizer:
                         if (out[i].card is None and reading.alternatives and cfg.retry_grow
                                 and not smeared[i] and not edge[i]):
                             out[i] = self._grown(pyr, warps[i], out[i])
-        h, w = pyr.levels[0].shape[:2]
+        fh, fw = pyr.levels[0].shape[:2]  # (w is a warp above)
         return [CardReading(None, r.corners, r.confidence, r.alternatives)
-                if r.card is not None and _cut_by_frame(r.corners, w, h) else r for r in out]
+                if r.card is not None and _cut_by_frame(r.corners, fw, fh) else r for r in out]
 
     def _grown(self, pyr: _Pyramid, warp: _CornerWarp, first: CardReading) -> CardReading:
         """A card not named, read again from its quad grown by ``retry_grow`` about its
@@ -2124,8 +2131,7 @@ class Recognizer:
         up: a card seen at a slant steeper than 45 degrees along its length looks wider than
         tall.  Its reading, where it names the card and its middle bears that out; else
         ``first``."""
-        turned = copy.copy(warp)
-        turned.ways = [1 - warp.ways[0]]
+        turned = warp.other_way(self.config)
         ks = [k for k in range(4) if k % 2 in turned.ways]
         reads = self.reader.read_patches([turned.patch(k) for k in ks],
                                          wider=self._wider([(turned, k) for k in ks]))

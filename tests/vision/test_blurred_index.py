@@ -108,6 +108,7 @@ def test_blurred_webcam_cards_are_named_none_wrong(
     _assert_more_named(rec, webcam_crops, sigma, {"stacked_rows": 0}, floor, more)
 
 
+@pytest.mark.sources
 def test_a_heart_cut_below_its_lobes_needs_its_pips(
     rec: Recognizer, webcam_crops: list[tuple[np.ndarray, str]],
     monkeypatch: pytest.MonkeyPatch,
@@ -149,6 +150,7 @@ def phone_crops(rec: Recognizer) -> list[tuple[np.ndarray, str]]:
     return frames.card_crops(rec, realdata.photos("phone-scenes"))
 
 
+@pytest.mark.sources
 def test_a_suit_run_into_the_big_pip_beside_it_is_cut_apart(
     rec: Recognizer, phone_crops: list[tuple[np.ndarray, str]],
     monkeypatch: pytest.MonkeyPatch,

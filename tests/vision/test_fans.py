@@ -530,6 +530,7 @@ def test_a_rank_with_a_piece_broken_off_is_no_rank(crops, webcam) -> None:
     assert "QS" in said(Recognizer(RecognizerConfig(fan_broken_rank=10.0, rank_row_low=1.6)), nine)
 
 
+@pytest.mark.sources
 def test_a_rank_and_a_suit_of_two_inks_are_no_index(monkeypatch) -> None:
     """An index is printed in one ink: a black rank over a red suit is two cards' glyphs
     (a drawn jumbo deck's fan: a 7S's "7" and the heart of the 9H under it, on a corner of

@@ -202,6 +202,7 @@ def test_zbar_is_not_run_on_a_frame_without_codes(monkeypatch: pytest.MonkeyPatc
     assert always.read(frame.image) == [] and calls  # the old whole-frame pass
 
 
+@pytest.mark.sources
 def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card whose corners show no index is read again turned a quarter (a card seen
     nearly square) and sharpened (a blurred playing card) -- unless it holds one of our
@@ -307,6 +308,7 @@ def test_a_window_round_finder_patterns_is_scanned_every_other_line() -> None:
     assert qr_module._decode_gray(pyzbar, np.full((190, 180), 235, np.uint8), 2) == []
 
 
+@pytest.mark.sources
 def test_regions_the_other_masks_explain_need_no_finder_pass(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

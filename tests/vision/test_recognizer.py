@@ -160,6 +160,7 @@ def test_pip_check_still_catches_the_queens_read_as_eights(rec: Recognizer) -> N
         assert said_gated is None or said_gated == card, (card.code, said_gated)
 
 
+@pytest.mark.sources
 def test_ink_split_off_the_index_is_split_once(rec: Recognizer, monkeypatch) -> None:
     """Ink round the index box, larger than the index: what lies off the box is counted,
     once -- a piece whose own box still crosses the index's is not split again (it was,
@@ -184,6 +185,7 @@ def test_ink_split_off_the_index_is_split_once(rec: Recognizer, monkeypatch) -> 
     assert len(calls) == 1, calls
 
 
+@pytest.mark.sources
 def test_both_index_corners_of_every_card_are_read(
     rec: Recognizer, crops, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -376,6 +378,7 @@ def test_a_picture_in_the_middle_puts_the_court_both_corners_hold_second_first(
 
 
 
+@pytest.mark.sources
 def test_a_card_both_corners_name_surely_is_not_looked_at_in_the_middle(
     rec: Recognizer, crops, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -201,6 +201,7 @@ def test_unread_cards_are_read_again_restored(rec: Recognizer) -> None:
     assert more >= 1, more  # measured 1: most are read the first time now
 
 
+@pytest.mark.sources
 def test_named_cards_are_not_read_again(rec: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second reading costs time only for cards not named."""
     calls: list[int] = []
@@ -221,17 +222,18 @@ def test_the_noise_of_a_picture_is_measured() -> None:
     when it is high): about the sigma of the noise added, and near 0 for a clean photo."""
     import numpy as np
 
-    from vision.detect import _Masks
+    from vision.detect import _Masks, _Shrunk
     from vision.pipeline import RecognizerConfig
 
     img = realdata.photos("webcam-grey")[0].image()
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     cfg = RecognizerConfig()
-    assert _Masks(gray, lambda: img, cfg).noise < 1.0
+    colour = _Shrunk(img, 1.0, (img.shape[1], img.shape[0]))
+    assert _Masks(gray, colour, cfg).noise < 1.0
     for sigma in (4.0, 8.0, 16.0):
         rng = np.random.default_rng(1)
         noisy = np.clip(gray + rng.normal(0, sigma, gray.shape), 0, 255).astype(np.uint8)
-        assert abs(_Masks(noisy, lambda: img, cfg).noise - sigma) < 0.2 * sigma + 0.5, sigma
+        assert abs(_Masks(noisy, colour, cfg).noise - sigma) < 0.2 * sigma + 0.5, sigma
 
 
 @pytest.mark.parametrize(("name", "floor"), [("blur 3px", 35), ("noise 20", 62)])

@@ -77,6 +77,7 @@ def test_skipping_the_cut_mask_inside_single_cards_finds_the_same_cards(crops) -
         assert len(blobs_on) == len(blobs_off)
 
 
+@pytest.mark.sources
 def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> None:
     """On a light table the masks besides Otsu's are made over the whole frame; their
     outlines inside the box of a card that is a plain Otsu region of its own are not made
@@ -248,6 +249,7 @@ def test_a_box_shrunk_alone_is_the_box_of_the_whole_frame_shrunk() -> None:
     assert alone > 0.6 * 25 * len(sizes)  # (most boxes were shrunk alone)
 
 
+@pytest.mark.sources
 def test_a_courts_printed_frame_among_the_quads_leaves_nothing_to_look_at(monkeypatch) -> None:
     """The quads the other masks are asked about include a court's printed frame, a quad
     inside its card's: filled with the card's, the picture inside it is covered too (filled
@@ -299,6 +301,7 @@ def _masks_made(monkeypatch) -> list[str]:
     return made
 
 
+@pytest.mark.sources
 def test_a_card_its_picture_cut_in_two_is_joined_by_the_closed_mask_alone(
     crops, monkeypatch
 ) -> None:
@@ -327,6 +330,7 @@ def test_a_card_its_picture_cut_in_two_is_joined_by_the_closed_mask_alone(
         assert said_on == said_off == set(codes)
 
 
+@pytest.mark.sources
 def test_paper_the_joined_card_leaves_uncovered_is_looked_at_with_every_mask(
     crops, monkeypatch
 ) -> None:

@@ -1,0 +1,91 @@
+"""Compile the card reader's hot modules with mypyc (see vision/native.py).
+
+    .venv/bin/python scripts/build_native.py [--force]
+
+Does nothing where the build in build/native is current (made from these sources by this
+Python); else compiles ``vision.native.MODULES`` into one group, about a minute and a half
+on one core, and writes the digest they were built from beside them last (a build broken
+off is never used).  Needs mypy (which holds mypyc), setuptools, a C compiler and Python's
+headers; exit status 0 when the build is current, 1 when it failed (the sources still run,
+as they always can), 2 when a tool is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ["COMPANION_PURE_PYTHON"] = "1"  # (importing vision must not load a build)
+
+from vision import native  # noqa: E402
+
+
+def say(message: str) -> None:
+    print(f"[build_native] {message}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--force", action="store_true", help="compile even where current")
+    args = ap.parse_args(argv)
+    out = native.build_dir()
+    want = native.digest()
+    if not args.force and native.built_digest() == want:
+        return 0  # (current: nothing to say)
+    try:
+        from mypyc.build import mypycify
+        from setuptools import setup
+    except ImportError as exc:
+        say(f"cannot compile: {exc.name} is missing "
+            f"(.venv/bin/python -m pip install mypy setuptools)")
+        return 2
+    work = out.parent / (out.name + "-work")
+    for d in (out, work):
+        shutil.rmtree(d, ignore_errors=True)
+    say(f"compiling {', '.join(native.MODULES)} with mypyc into {out} "
+        "(a minute or two, once per change of these sources)")
+    t0 = time.monotonic()
+    here = Path.cwd()
+    log = work / "build.log"
+    work.mkdir(parents=True)
+    try:
+        os.chdir(ROOT)  # (mypyc reads the project's mypy settings from pyproject.toml)
+        saved = os.dup(1), os.dup(2)
+        with open(log, "w") as sink:
+            os.dup2(sink.fileno(), 1)
+            os.dup2(sink.fileno(), 2)
+            try:
+                extensions = mypycify(
+                    [f"vision/{name}.py" for name in native.MODULES],
+                    opt_level="3", group_name=native.GROUP, target_dir=str(work / "c"),
+                )
+                setup(name="vision-native", ext_modules=extensions, script_args=[
+                    "build_ext", "--build-lib", str(out), "--build-temp", str(work / "o")])
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+    except (Exception, SystemExit) as exc:  # noqa: BLE001  (setuptools exits on a failed compile)
+        say(f"compiling failed ({exc}); the sources run instead. The compiler said "
+            f"(the end of {log}):")
+        print("".join(log.read_text(errors="replace").splitlines(keepends=True)[-25:]),
+              file=sys.stderr)
+        shutil.rmtree(out, ignore_errors=True)
+        return 1
+    finally:
+        os.chdir(here)
+    (out / "vision" / native.STAMP).write_text(want + "\n")
+    shutil.rmtree(work, ignore_errors=True)
+    say(f"compiled in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The card reader compiled: the modules a frame read spends its Python time in, compiled
+to C by mypyc (``scripts/build_native.py``, which ``scripts/setup.sh`` runs) from these very
+sources, their types and all, and used in their place.
+
+A frame read is thousands of small calls into OpenCV and numpy; the interpreter's own work
+between them is a fifth of its instructions and more of its time, and compiled it is
+about a tenth of the frame's time less (see README, "Speed").  Compiled code does what the
+source says, with its annotations enforced (a value of another type is a ``TypeError``)
+and its functions bound where they are called (a test that swaps one out runs on the
+sources: see ``tests/conftest.py``).
+
+The compiled modules are used only where they were built from exactly the sources beside
+them, by this Python: the build writes a digest of both (:func:`digest`) beside its
+libraries, and :func:`activate` puts their directory first on the package's path only
+where that digest is the current one.  Otherwise (not built, a source edited since, another
+Python) the sources run, as they always can; ``COMPANION_PURE_PYTHON=1`` asks for them.
+This module is never compiled itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import sysconfig
+from pathlib import Path
+
+# the modules compiled (of the package ``vision``), in one group: they call each other
+# natively
+MODULES = ("pipeline", "detect", "glyphs", "neighbours", "timing")
+# the group's shared library is the package's module ``native__mypyc``
+GROUP = "vision.native"
+PURE_ENV = "COMPANION_PURE_PYTHON"
+DIR_ENV = "COMPANION_NATIVE_DIR"  # where the build lies, for another than build/native
+STAMP = "SOURCES"
+
+PACKAGE = Path(__file__).resolve().parent
+
+# what activate() found: "compiled", or why the sources run
+status = "sources: not looked for"
+
+
+def build_dir() -> Path:
+    """Where the build lies: the directory holding the compiled package ``vision/``."""
+    chosen = os.environ.get(DIR_ENV)
+    return Path(chosen) if chosen else PACKAGE.parent / "build" / "native"
+
+
+def digest() -> str:
+    """The digest of what a build is made from: the compiled modules' sources and the
+    Python (its version and its extension modules' suffix)."""
+    h = hashlib.sha256()
+    h.update(sys.version.encode())
+    h.update(str(sysconfig.get_config_var("EXT_SUFFIX")).encode())
+    for name in MODULES:
+        h.update(name.encode() + b"\0")
+        h.update((PACKAGE / f"{name}.py").read_bytes())
+    return h.hexdigest()
+
+
+def built_digest() -> str | None:
+    """The digest the build lying in :func:`build_dir` was made from (None: none lies there)."""
+    try:
+        return (build_dir() / "vision" / STAMP).read_text().strip()
+    except OSError:
+        return None
+
+
+def activate(path: list[str]) -> str:
+    """Put the compiled modules first on the package's ``path`` where they are current;
+    what was found ("compiled", or why the sources run) is kept in :data:`status`."""
+    global status
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        status = f"sources: {PURE_ENV} is set"
+    else:
+        built = built_digest()
+        if built is None:
+            status = "sources: not compiled (scripts/setup.sh compiles them)"
+        elif built != digest():
+            status = ("sources: compiled from other sources or another Python "
+                      "(scripts/setup.sh compiles them again)")
+        else:
+            path.insert(0, str(build_dir() / "vision"))
+            status = "compiled"
+    return status
+
+
+def in_use() -> str:
+    """Which of the two a frame read runs: "compiled" or "sources", by where the modules
+    were loaded from (one line, for benchmarks and reports)."""
+    import vision.pipeline
+
+    loaded = Path(vision.pipeline.__file__ or "")
+    return "compiled" if loaded.suffix != ".py" else "sources"
