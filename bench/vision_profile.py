@@ -8,7 +8,9 @@ each with :class:`vision.identify.FrameReader` on one core and prints, per stage
 rectify, read corners, pip check, decide, overlaps, qr) and for the whole read, the median
 and 90th percentile of the CPU milliseconds per frame, with what was read; and the mean
 over the frames of each frame's fastest read.  Numbers, not a test: compare runs made on
-the same machine at the same time.
+the same machine at the same time.  It reads with the compiled card reader where it is
+built and current (see vision/native.py; the first line says which); with
+``COMPANION_PURE_PYTHON=1``, from the sources.
 """
 
 from __future__ import annotations
