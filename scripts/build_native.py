@@ -1,18 +1,21 @@
 """Compile the card reader's hot modules with mypyc (see vision/native.py).
 
-    .venv/bin/python scripts/build_native.py [--force]
+    .venv/bin/python scripts/build_native.py [--force | --check]
 
 Does nothing where the build in build/native is current (made from these sources by this
 Python); else compiles ``vision.native.MODULES`` into one group, about a minute and a half
 on one core, and writes the digest they were built from beside them last (a build broken
-off is never used).  Needs mypy (which holds mypyc), setuptools, a C compiler and Python's
-headers; exit status 0 when the build is current, 1 when it failed (the sources still run,
-as they always can), 2 when a tool is missing.
+off is never used).  One build at a time: where another is under way this one waits for it
+and does not compile again what it made.  Needs mypy (which holds mypyc), setuptools, a C
+compiler and Python's headers; exit status 0 when the build is current, 1 when it failed
+(the sources still run, as they always can), 2 when a tool is missing; with ``--check``,
+0 when current and 3 when not, compiling nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import sys
@@ -32,12 +35,24 @@ def say(message: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--force", action="store_true", help="compile even where current")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--force", action="store_true", help="compile even where current")
+    how.add_argument("--check", action="store_true",
+                     help="only say by the exit status whether the build is current (0) or not (3)")
     args = ap.parse_args(argv)
     out = native.build_dir()
     want = native.digest()
-    if not args.force and native.built_digest() == want:
-        return 0  # (current: nothing to say)
+    if args.check:
+        return 0 if native.built_digest() == want else 3
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / (out.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (released when the file is closed)
+        if not args.force and native.built_digest() == want:
+            return 0  # (current: nothing to say)
+        return _compile(out, want)
+
+
+def _compile(out: Path, want: str) -> int:
     try:
         from mypyc.build import mypycify
         from setuptools import setup

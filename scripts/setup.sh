@@ -79,13 +79,18 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt
   touch "$stamp"
 fi
 
-# the card reader compiled (vision/native.py): done once per change of its sources, a
-# minute or two; where it cannot be, the companion runs its sources, slower
-if ! .venv/bin/python scripts/build_native.py; then
-  if [ "$want_test" = 1 ]; then
+# the card reader compiled (vision/native.py), once per change of its sources, a minute or
+# two. The tests wait for it (they run it); the companion does not: it starts on the sources,
+# which read the same, slower, while the compiling goes on in the background for its next
+# start (where it cannot be compiled, the sources go on running)
+if [ "$want_test" = 1 ]; then
+  if ! .venv/bin/python scripts/build_native.py; then
     say "the tests need the compiled card reader: install a C compiler and Python's headers"
     say "(Debian: sudo apt-get install -y gcc python3-dev), then run this again"
     exit 1
   fi
-  say "the card reader runs from its sources (slower): see above"
+elif ! .venv/bin/python scripts/build_native.py --check; then
+  mkdir -p build
+  say "compiling the card reader in the background for the next start (build/native.log)"
+  setsid nohup .venv/bin/python scripts/build_native.py > build/native.log 2>&1 < /dev/null &
 fi
