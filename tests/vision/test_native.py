@@ -134,3 +134,17 @@ def test_compiled_and_sources_read_every_picture_alike(tmp_path: Path) -> None:
     named = sum(1 for line in compiled for card in line["cards"]  # type: ignore[attr-defined]
                 if card["card"] is not None)
     assert named > 400, named
+
+
+def test_the_build_says_whether_it_is_current(tmp_path: Path) -> None:
+    """``scripts/build_native.py --check`` (what ``./run`` asks before compiling in the
+    background): 0 for the current build, 3 for none, compiling nothing."""
+    def check(where: Path) -> int:
+        return subprocess.run(
+            [sys.executable, "scripts/build_native.py", "--check"], cwd=REPO,
+            env={"PATH": "/usr/bin:/bin", "COMPANION_NATIVE_DIR": str(where)},
+            capture_output=True, text=True, timeout=60).returncode
+
+    assert check(native.build_dir()) == 0
+    assert check(tmp_path / "none") == 3
+    assert not (tmp_path / "none").exists()
