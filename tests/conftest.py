@@ -17,11 +17,11 @@ import companion  # noqa: F401  (first: one BLAS thread, set before numpy is imp
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
-# A test marked ``sources`` swaps out a function or method of the compiled card reader
-# (vision.native.MODULES) to count or change what it does; compiled code calls its own
-# functions directly, so where the compiled modules are in use, such tests run all
-# together in a second pytest on the sources (COMPANION_PURE_PYTHON=1), each reporting its
-# outcome there as its own.
+# A test marked ``sources`` is about the card reader's sources: most swap out a function or
+# method of it (vision.native.MODULES) to count or change what it does, which compiled code,
+# calling its own functions directly, would not see. Where the compiled modules are in use,
+# such tests run all together in a second pytest on the sources (COMPANION_PURE_PYTHON=1),
+# each reporting its outcome there as its own.
 _on_sources: dict[str, tuple[str, str]] | None = None  # node id -> (outcome, what was said)
 
 

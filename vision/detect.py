@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 def to_bgr(image: np.ndarray) -> np.ndarray | None:
     """The image as 3-channel BGR uint8, or None if it cannot be one."""
-    if not isinstance(image, np.ndarray) or image.size == 0:
-        return None
+    if not isinstance(image, np.ndarray) or image.size == 0 or image.dtype.kind not in "biuf":
+        return None  # (no picture: nor one of strings, objects, dates or complex numbers)
     img = image
     if img.dtype == np.uint16:
         img = (img // 257).astype(np.uint8)

@@ -1727,7 +1727,10 @@ class Recognizer:
                 if whole is not None:
                     return [whole]  # what was found inside it is its print
             return readings
-        except (cv2.error, ValueError, TypeError):
+        except (cv2.error, ValueError):
+            # (a picture OpenCV cannot work on, too small or degenerate; a TypeError is a
+            # fault of the reader's own, the compiled one's too, and is for its caller to
+            # report: companion identify and the camera loop say so, the frame unread)
             return []
 
     def _brightened(
@@ -1925,7 +1928,7 @@ class Recognizer:
             h, w = pyr.levels[0].shape[:2]
             quad = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
             return self.read_quad(pyr, quad)
-        except (cv2.error, ValueError, TypeError):
+        except (cv2.error, ValueError):  # (see read)
             return CardReading(None, (), 0.0)
 
     def interpretations(

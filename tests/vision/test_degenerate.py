@@ -145,3 +145,20 @@ def test_frame_reader_and_qr_reader_on_degenerate_frames(image: np.ndarray) -> N
     result = FrameReader().read(image)
     assert result.codes == () and result.cards == ()
     assert result.ms >= 0
+
+
+@pytest.mark.sources
+def test_a_fault_of_the_reader_is_not_taken_for_an_empty_table() -> None:
+    """Pictures the reader cannot work on read as no cards (above); a fault of the reader's
+    own -- here a setting of the wrong type, met where it is used (on the sources: the
+    compiled reader refuses it as the settings are made) -- is raised for its caller to
+    report (``companion identify`` prints an error line for that image, the camera loop
+    warns and goes on) rather than taken for a table without cards."""
+    from vision.pipeline import Recognizer, RecognizerConfig
+    from vision.synth import random_frame
+
+    frame = random_frame(3, 4).image
+    assert [r for r in Recognizer().read(frame) if r.card is not None]
+    with pytest.raises(TypeError):
+        Recognizer(RecognizerConfig(ink_ratio="0.68")).read(frame)  # type: ignore[arg-type]
+    assert Recognizer().read(np.array([["a"]], dtype=object)) == []
