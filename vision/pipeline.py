@@ -1081,16 +1081,9 @@ class IndexReader:
                 dark = (core + thr) / 2
                 out = self._cut(patch, v, dark, _below(v, dark), None, narrow, None, removed,
                                 lined)
-        if (not out and faint and cfg.faint_ink and self.colour
-                and cv2.countNonZero(ink) < cfg.faint_ink_share * ink.size
-                and self._red_ink(patch, ink, v, thr)):
-            # ... or, red ink on a corner that is mostly paper, take it up to halfway to
-            # the paper: the thin strokes of a small, soft red index are pink, lighter than
-            # the threshold, while its suit, solid, is not (a small 2 of hearts showed its
-            # heart and no 2).  (Not black ink: grey strokes so taken, of a card out of
-            # focus, gave clubs read as spades; nor a red card back's lattice)
-            light = (thr + paper) / 2
-            out = self._cut(patch, v, light, _below(v, light), None, narrow)
+        if not out:
+            # ... or faint red ink taken up to halfway to the paper (see _faint_cut)
+            out = self._faint_cut(patch, v, thr, paper, ink, narrow, faint)
             if out:
                 return out, bool(runs_off), True, False, False
         if not out and cfg.merged_ink_darker > 0:
@@ -1133,15 +1126,26 @@ class IndexReader:
         """What :meth:`_glyphs` gives for a patch whose first cut found no glyph and
         whose ink holds no rank within reach (see :meth:`_rank_in_reach`): only the faint
         fallback can find one, lighter ink being more ink."""
+        out = self._faint_cut(patch, v, thr, paper, ink, narrow, faint)
+        return out, bool(runs_off), bool(out), False, False
+
+    def _faint_cut(
+        self, patch: np.ndarray, v: np.ndarray, thr: float, paper: float, ink: np.ndarray,
+        narrow: int | None, faint: bool,
+    ) -> list[_Glyphs]:
+        """The last fallback of :meth:`_glyphs` (``faint``): red ink on a corner that is
+        mostly paper, taken up to halfway to the paper -- the thin strokes of a small, soft
+        red index are pink, lighter than the threshold, while its suit, solid, is not (a
+        small 2 of hearts showed its heart and no 2).  (Not black ink: grey strokes so
+        taken, of a card out of focus, gave clubs read as spades; nor a red card back's
+        lattice.)"""
         cfg = self.cfg
-        if (faint and cfg.faint_ink and self.colour
+        if not (faint and cfg.faint_ink and self.colour
                 and cv2.countNonZero(ink) < cfg.faint_ink_share * ink.size
                 and self._red_ink(patch, ink, v, thr)):
-            light = (thr + paper) / 2
-            out = self._cut(patch, v, light, _below(v, light), None, narrow)
-            if out:
-                return out, bool(runs_off), True, False, False
-        return [], bool(runs_off), False, False, False
+            return []
+        light = (thr + paper) / 2
+        return self._cut(patch, v, light, _below(v, light), None, narrow)
 
     def _split_stacked(
         self, patch: np.ndarray, v: np.ndarray, thr: float, mask: np.ndarray,
