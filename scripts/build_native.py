@@ -3,13 +3,14 @@
     .venv/bin/python scripts/build_native.py [--force | --check]
 
 Does nothing where the build in build/native is current (made from these sources by this
-Python); else compiles ``vision.native.MODULES`` into one group, about a minute and a half
-on one core, and writes the digest they were built from beside them last (a build broken
-off is never used).  One build at a time: where another is under way this one waits for it
-and does not compile again what it made.  Needs mypy (which holds mypyc), setuptools, a C
-compiler and Python's headers; exit status 0 when the build is current, 1 when it failed
-(the sources still run, as they always can), 2 when a tool is missing; with ``--check``,
-0 when current and 3 when not, compiling nothing.
+Python); else compiles ``vision.native.MODULES`` into one group, and the C kernels
+(``vision/_kernels.c``) beside them, about a minute and a half on one core, and writes the
+digest they were built from beside them last (a build broken off is never used).  One
+build at a time: where another is under way this one waits for it and does not compile
+again what it made.  Needs mypy (which holds mypyc), setuptools, a C compiler and Python's
+headers; exit status 0 when the build is current, 1 when it failed (the sources still run,
+as they always can), 2 when a tool is missing; with ``--check``, 0 when current and 3 when
+not, compiling nothing.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 def _compile(out: Path, want: str) -> int:
     try:
         from mypyc.build import mypycify
-        from setuptools import setup
+        from setuptools import Extension, setup
     except ImportError as exc:
         say(f"cannot compile: {exc.name} is missing "
             f"(.venv/bin/python -m pip install mypy setuptools)")
@@ -63,8 +64,8 @@ def _compile(out: Path, want: str) -> int:
     work = out.parent / (out.name + "-work")
     for d in (out, work):
         shutil.rmtree(d, ignore_errors=True)
-    say(f"compiling {', '.join(native.MODULES)} with mypyc into {out} "
-        "(a minute or two, once per change of these sources)")
+    say(f"compiling {', '.join(native.MODULES)} with mypyc, and {native.KERNELS}.c, into "
+        f"{out} (a minute or two, once per change of these sources)")
     t0 = time.monotonic()
     here = Path.cwd()
     log = work / "build.log"
@@ -80,7 +81,10 @@ def _compile(out: Path, want: str) -> int:
                     [f"vision/{name}.py" for name in native.MODULES],
                     opt_level="3", group_name=native.GROUP, target_dir=str(work / "c"),
                 )
-                setup(name="vision-native", ext_modules=extensions, script_args=[
+                # the C kernels: plain IEEE arithmetic (no fused multiply-adds), as numpy's
+                kernels = Extension(f"vision.{native.KERNELS}", [f"vision/{native.KERNELS}.c"],
+                                    extra_compile_args=["-O2", "-ffp-contract=off"])
+                setup(name="vision-native", ext_modules=[*extensions, kernels], script_args=[
                     "build_ext", "--build-lib", str(out), "--build-temp", str(work / "o")])
             finally:
                 sys.stdout.flush()

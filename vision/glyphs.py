@@ -10,6 +10,7 @@ The built-in exemplars live in ``vision/data/glyphs.npz`` (generated, never down
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -18,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.native import PACKAGE
+from vision.native import PACKAGE, kernels
 
 RANK_CLASSES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 # what a rank cut-out may be instead when a glyph was cut apart (the "0" or the "1" of a
@@ -35,6 +36,10 @@ FEATURE_DIM = 324 + _PIX * _PIX
 # (beside the sources: this module may be loaded compiled from elsewhere, see vision.native)
 MODEL_PATH = PACKAGE / "data" / "glyphs.npz"
 TOPK = 1  # a class scores the mean similarity of its TOPK nearest exemplars
+# the C kernels, with the compiled modules (see vision.native): the glyph squares' gradient
+# histograms
+_KERNELS = kernels()
+_KERNEL_SIDE = 32  # the side of the glyph squares vision/_kernels.c is written for
 
 
 _CELLS = GLYPH_SIZE // 8
@@ -60,6 +65,52 @@ _BIN_MOD = np.array([8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0], np.intp)
 _PI32 = np.float32(np.pi)
 
 
+def _orientations(
+    dx: NDArray[np.float32], dy: NDArray[np.float32]
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
+    """Of gradients (``dx``, ``dy``: whole numbers as float32): the two orientation bins each
+    falls between (9 unsigned bins, each centred on its share of pi) and its magnitude's share
+    in each, by how near it lies to each bin's centre."""
+    mag = np.sqrt(dx * dx + dy * dy)
+    # the angle modulo pi (as ``% np.pi`` gives it in float32, to the bit: a negative angle
+    # plus pi, pi itself 0), without numpy's floating remainder, which costs three times
+    # as much
+    ang = np.arctan2(dy, dx)
+    ang = np.where(ang < 0, ang + _PI32, ang)
+    ang[ang >= _PI32] = 0.0
+    pos = ang / (np.pi / 9.0) - 0.5
+    below = np.floor(pos)
+    w1 = pos - below.astype(np.int64)  # (float64, as float32 less int64 is)
+    b = below.astype(np.intp) + 1
+    return np.take(_BIN_MOD, b), np.take(_BIN_MOD, b + 1), mag * (1 - w1), mag * w1
+
+
+@functools.cache
+def _bin_table() -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """:func:`_orientations` of every gradient a glyph square can have (dx and dy whole, from
+    -255 to 255), for the C kernel: row (dy + 255) * 511 + dx + 255 holds its two bins, and
+    its two shares -- numbers numpy itself computed, so the kernel bins a gradient exactly
+    as :func:`_hog` does (made once, when first needed: some 10 ms)."""
+    d = np.arange(-255, 256, dtype=np.float32)
+    dy, dx = np.meshgrid(d, d, indexing="ij")
+    first, second, share1, share2 = _orientations(dx.reshape(-1), dy.reshape(-1))
+    bins = np.ascontiguousarray(np.stack([first, second], axis=1).astype(np.uint8))
+    return bins, np.ascontiguousarray(np.stack([share1, share2], axis=1))
+
+
+def _hog_of_squares(sq: NDArray[np.float32]) -> NDArray[np.float32]:
+    """:func:`_hog` of glyph squares (N x S x S float32, ink 0..1) taken as levels 0..255;
+    with the compiled modules, the cells' histograms made by the C kernel (the same sums)."""
+    if (_KERNELS is not None and sq.dtype == np.float32 and sq.flags.c_contiguous
+            and sq.shape[1:] == (_KERNEL_SIDE, _KERNEL_SIDE)):
+        num = sq.shape[0]
+        bins, shares = _bin_table()
+        hist = np.empty(num * _CELLS * _CELLS * 9, np.float64)
+        _KERNELS.hog_hist(sq, bins, shares, hist)
+        return _blocks(hist.astype(np.float32), num)
+    return _hog(np.clip(sq * 255.0, 0, 255).astype(np.uint8))
+
+
 def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Histograms of oriented gradients of N GLYPH_SIZE squares (N x S x S): 8 px cells,
     9 unsigned orientation bins, 2x2-cell blocks with stride one cell, L2-Hys normalised
@@ -75,24 +126,20 @@ def _hog(imgs: NDArray[np.uint8]) -> NDArray[np.float32]:
     # numpy finds the true entries of a boolean array several times faster than the
     # non-zero ones of an integer array)
     nz = np.flatnonzero((gx != 0) | (gy != 0))
-    dx = gx.reshape(-1)[nz].astype(np.float32)
-    dy = gy.reshape(-1)[nz].astype(np.float32)
-    mag = np.sqrt(dx * dx + dy * dy)
-    # the angle modulo pi (as ``% np.pi`` gives it in float32, to the bit: a negative angle
-    # plus pi, pi itself 0), without numpy's floating remainder, which costs three times
-    # as much
-    ang = np.arctan2(dy, dx)
-    ang = np.where(ang < 0, ang + _PI32, ang)
-    ang[ang >= _PI32] = 0.0
-    pos = ang / (np.pi / 9.0) - 0.5
-    below = np.floor(pos)
-    w1 = pos - below.astype(np.int64)  # (float64, as float32 less int64 is)
-    b = below.astype(np.intp) + 1
+    first, second, share1, share2 = _orientations(gx.reshape(-1)[nz].astype(np.float32),
+                                                  gy.reshape(-1)[nz].astype(np.float32))
     n = _CELLS
     base = (nz >> _AREA_BITS) * (n * n * 9) + _CELL_BIN[nz & ((1 << _AREA_BITS) - 1)]
-    idx = np.concatenate([base + np.take(_BIN_MOD, b), base + np.take(_BIN_MOD, b + 1)])
-    wts = np.concatenate([mag * (1 - w1), mag * w1])
+    idx = np.concatenate([base + first, base + second])
+    wts = np.concatenate([share1, share2])
     hist = np.bincount(idx, weights=wts, minlength=num * n * n * 9).astype(np.float32)
+    return _blocks(hist, num)
+
+
+def _blocks(hist: NDArray[np.float32], num: int) -> NDArray[np.float32]:
+    """The cells' histograms (``hist``: N x cells x 9, flat) of N squares gathered into
+    2x2-cell blocks, each L2-Hys normalised (N x 324)."""
+    n = _CELLS
     # each block's four cells, gathered in one indexing
     blocks = hist.reshape(num, n * n, 9)[:, _BLOCK_CELLS].reshape(num, (n - 1) * (n - 1), 36)
     blocks = blocks / (_norms(blocks, 2) + 1e-3)
@@ -164,8 +211,7 @@ def glyph_features(masks: list[NDArray[Any]]) -> NDArray[np.float32]:
     if not masks:
         return np.zeros((0, FEATURE_DIM), np.float32)
     sq = np.stack([_square(m) for m in masks])
-    img = np.clip(sq * 255.0, 0, 255).astype(np.uint8)
-    hog = _hog(img)
+    hog = _hog_of_squares(sq)
     num = sq.shape[0]
     k = GLYPH_SIZE // _PIX
     pix = _block_means(sq, k).reshape(num, -1)

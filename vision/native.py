@@ -9,6 +9,11 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
+Built with them is a small C extension, ``vision/_kernels.c``: three loops over a patch's or
+a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms) that
+numpy and OpenCV take several calls each for, giving the same numbers to the bit; the
+compiled modules call it (:func:`kernels`), the sources do that work themselves.
+
 The compiled modules are used only where they were built from exactly the sources beside
 them, by this Python: the build writes a digest of both (:func:`digest`) beside its
 libraries, and :func:`activate` puts their directory first on the package's path only
@@ -24,10 +29,19 @@ import os
 import sys
 import sysconfig
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, cast
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 # the modules compiled (of the package ``vision``), in one group: they call each other
 # natively
 MODULES = ("pipeline", "detect", "glyphs", "neighbours", "timing")
+# ... and built beside them, C written for the loops numpy and OpenCV take several calls for
+# (vision/_kernels.c): the extension module ``vision._kernels``, used with the compiled
+# modules only (see kernels())
+KERNELS = "_kernels"
 # the group's shared library is the package's module ``native__mypyc``
 GROUP = "vision.native"
 PURE_ENV = "COMPANION_PURE_PYTHON"
@@ -55,6 +69,8 @@ def digest() -> str:
     for name in MODULES:
         h.update(name.encode() + b"\0")
         h.update((PACKAGE / f"{name}.py").read_bytes())
+    h.update(KERNELS.encode() + b"\0")
+    h.update((PACKAGE / f"{KERNELS}.c").read_bytes())
     return h.hexdigest()
 
 
@@ -83,6 +99,28 @@ def activate(path: list[str]) -> str:
             path.insert(0, str(build_dir() / "vision"))
             status = "compiled"
     return status
+
+
+class Kernels(Protocol):
+    """What ``vision/_kernels.c`` offers (its comments say what each gives)."""
+
+    def level(self, grey: NDArray[np.uint8], rows: int, cols: int, k: int) -> int: ...
+
+    def paper(self, bgr: NDArray[np.uint8], grey: NDArray[np.uint8], rows: int, cols: int,
+              t: int) -> tuple[int, int, int, int]: ...
+
+    def hog_hist(self, squares: NDArray[np.float32], bins: NDArray[np.uint8],
+                 weights: NDArray[np.float64], out: NDArray[np.float64]) -> None: ...
+
+
+def kernels() -> Kernels | None:
+    """The C kernels where the compiled modules are in use (they are built, and current,
+    together); None where the sources run, which then do the same work themselves."""
+    if status != "compiled":
+        return None
+    import importlib
+
+    return cast(Kernels, importlib.import_module(f"vision.{KERNELS}"))
 
 
 def in_use() -> str:

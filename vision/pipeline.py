@@ -66,8 +66,13 @@ from vision.glyphs import (
     side_notches,
     top_width,
 )
+from vision.native import kernels
 from vision.neighbours import card_round_print, keep_read_guesses
 from vision.timing import Stages
+
+# the C kernels, with the compiled modules (see vision.native): _percentile and
+# _paper_colour hand them their loops
+_KERNELS = kernels()
 
 __all__ = [
     "CardQuad",
@@ -3296,6 +3301,8 @@ def _percentile(gray: np.ndarray, q: float) -> float:
     k = min(n - 1, max(0, int(n * q / 100.0)))
     if gray.dtype != np.uint8 or gray.ndim != 2:
         return float(np.partition(flat.reshape(-1), k)[k])
+    if _KERNELS is not None and gray.flags.c_contiguous:
+        return float(_KERNELS.level(gray, gray.shape[0], gray.shape[1], k))
     # (the array methods: numpy's functions wrap them in checks that cost more than the
     # 256 levels, some thirty times per frame)
     cum = cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel().cumsum()
@@ -3317,6 +3324,17 @@ def _paper_colour(img: np.ndarray, gray: np.ndarray, thr: float) -> np.ndarray |
     # view, which OpenCV reads in place, the columns by the mask (copying out a strided
     # three-channel picture costs more than all the rest; cv2.mean sums whole levels: the
     # mean of the same pixels to the bit)
+    if (_KERNELS is not None and img.dtype == np.uint8 and gray.dtype == np.uint8
+            and img.ndim == 3 and img.shape[2] == 3 and img.shape[:2] == gray.shape
+            and img.flags.c_contiguous and gray.flags.c_contiguous):
+        # (the same pixels counted and summed in C: cv2.mean multiplies the sums by one
+        # over the count)
+        n, blue, green, red = _KERNELS.paper(img, gray, gray.shape[0], gray.shape[1],
+                                             math.floor(thr))
+        if n < 10:
+            return None
+        scale = 1.0 / n
+        return np.array((blue * scale, green * scale, red * scale), np.float32) + 1.0
     sel: NDArray[np.uint8] = np.asarray(
         cv2.threshold(gray[::3], math.floor(thr), 1, cv2.THRESH_BINARY)[1], dtype=np.uint8)
     sel &= _every_third(sel.shape[1])

@@ -64,12 +64,13 @@ def test_a_build_of_other_sources_or_none_is_not_used(tmp_path: Path) -> None:
 
 
 def test_the_digest_follows_every_compiled_source(tmp_path: Path) -> None:
-    """One byte more in any compiled module's source is another digest."""
+    """One byte more in any compiled module's source, or in the C kernels', is another
+    digest."""
     first = native.digest()
     copy = tmp_path / "vision"
     shutil.copytree(native.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
-    for name in native.MODULES:
-        source = copy / f"{name}.py"
+    for name in [f"{m}.py" for m in native.MODULES] + [f"{native.KERNELS}.c"]:
+        source = copy / name
         text = source.read_bytes()
         source.write_bytes(text + b"\n")
         code = ("import sys, vision.native as n; n.PACKAGE = __import__('pathlib').Path("

@@ -1,0 +1,137 @@
+"""The C kernels built with the compiled card reader (vision/_kernels.c): used with the
+compiled modules, and giving to the bit what the sources compute -- on pieces of the real
+photos and on random pictures of every size, the degenerate ones too."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import cv2
+import numpy as np
+import pytest
+import realdata
+
+from vision import glyphs, native, pipeline
+
+
+def _kernels() -> native.Kernels:
+    """The kernels, which the tests expect to be in use (./test compiles them)."""
+    if os.environ.get(native.PURE_ENV, "") not in ("", "0"):
+        pytest.fail(f"the kernels are used with the compiled reader only ({native.PURE_ENV} "
+                    "is set): run these tests without it")
+    k = native.kernels()
+    assert k is not None, native.status
+    return k
+
+
+def _pictures(count: int, seed: int) -> list[np.ndarray]:
+    """Pieces of the shared photos (the size of corner patches and card middles, and
+    smaller), random pictures, and the degenerate ones: one pixel, one row, all black, all
+    white."""
+    rng = np.random.default_rng(seed)
+    out: list[np.ndarray] = [np.zeros((1, 1, 3), np.uint8), np.full((1, 7, 3), 255, np.uint8),
+                             np.zeros((9, 1, 3), np.uint8), np.full((154, 75, 3), 255, np.uint8),
+                             np.zeros((175, 125, 3), np.uint8)]
+    photos = realdata.photos("phone-scenes")[:6] + realdata.photos("webcam-grey")[:6]
+    images = [cv2.imread(str(p.path)) for p in photos]
+    while len(out) < count:
+        if images and rng.random() < 0.7:
+            img = images[int(rng.integers(len(images)))]
+            h = int(rng.integers(2, 200))
+            w = int(rng.integers(2, 140))
+            y = int(rng.integers(0, img.shape[0] - h))
+            x = int(rng.integers(0, img.shape[1] - w))
+            out.append(np.ascontiguousarray(img[y:y + h, x:x + w]))
+        else:
+            h, w = (int(v) for v in rng.integers(1, 120, 2))
+            out.append(rng.integers(0, 256, (h, w, 3)).astype(np.uint8))
+    return out
+
+
+def test_the_kernels_go_with_the_compiled_reader() -> None:
+    """Where the compiled modules run, so do the kernels (they are built, and current,
+    together); the sources never load them."""
+    _kernels()
+    assert pipeline._KERNELS is not None and glyphs._KERNELS is not None
+    assert native.in_use() == "compiled"
+
+
+def test_percentile_levels_are_numpys() -> None:
+    """``_percentile`` through the kernel: the k-th smallest of every other pixel of every
+    other row, as numpy's partition finds it, for every percentile asked of a patch."""
+    _kernels()
+    for pic in _pictures(400, seed=1):
+        v = pipeline._ink_channel(pic)
+        flat = v[::2, ::2].reshape(-1)
+        for q in (0.0, 2.0, 37.5, 50.0, 90.0, 95.0, 99.9, 100.0):
+            k = min(flat.size - 1, max(0, int(flat.size * q / 100.0)))
+            assert pipeline._percentile(v, q) == float(np.partition(flat, k)[k]), (v.shape, q)
+
+
+def test_paper_colours_are_opencvs() -> None:
+    """``_paper_colour`` through the kernel: the mean colour of every third pixel of every
+    third row lighter than the threshold, as OpenCV's mean gives it, or None where fewer
+    than ten are."""
+    _kernels()
+    nones = 0
+    for pic in _pictures(400, seed=2):
+        v = pipeline._ink_channel(pic)
+        for thr in (-3.0, 0.0, 30.2, 100.0, 150.5, 200.0, 254.9, 255.0, 300.0):
+            sel = np.asarray(cv2.threshold(v[::3], math.floor(thr), 1, cv2.THRESH_BINARY)[1],
+                             np.uint8) & (np.arange(v.shape[1]) % 3 == 0).astype(np.uint8)
+            want = (None if cv2.countNonZero(sel) < 10
+                    else np.array(cv2.mean(pic[::3], sel)[:3], np.float32) + 1.0)
+            got = pipeline._paper_colour(pic, v, thr)
+            if want is None:
+                nones += 1
+                assert got is None, (pic.shape, thr)
+            else:
+                assert got is not None and got.dtype == np.float32, (pic.shape, thr)
+                assert np.array_equal(got, want), (pic.shape, thr, got, want)
+    assert nones > 100  # (the rule for too few pixels was met as often as the rest)
+
+
+def test_glyph_histograms_are_numpys() -> None:
+    """Glyph features through the kernel: the same histograms of oriented gradients as
+    numpy's (glyphs._hog), to the bit, for squares cut from the photos' ink, blurred,
+    random and empty -- in batches of one to sixty, as a frame's glyphs come."""
+    _kernels()
+    rng = np.random.default_rng(3)
+    masks = []
+    for pic in _pictures(300, seed=4):
+        v = pipeline._ink_channel(pic)
+        masks.append(pipeline._below(v, float(np.median(v))) * np.uint8(255))
+    squares = [glyphs._square(m) for m in masks]
+    squares += [rng.random((32, 32), dtype=np.float32) for _ in range(40)]
+    squares += [cv2.GaussianBlur(s, (5, 5), 0) for s in squares[:60]]
+    squares += [np.zeros((32, 32), np.float32), np.ones((32, 32), np.float32),
+                np.full((32, 32), 1.2, np.float32), np.full((32, 32), -0.1, np.float32)]
+    order = rng.permutation(len(squares))
+    at = 0
+    while at < len(order):
+        n = int(rng.integers(1, 61))
+        batch = np.stack([squares[i] for i in order[at:at + n]])
+        at += n
+        want = glyphs._hog(np.clip(batch * 255.0, 0, 255).astype(np.uint8))
+        assert np.array_equal(glyphs._hog_of_squares(batch), want)
+
+
+def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
+    """A kernel given arrays of other sizes than it is told says so (ValueError) and
+    touches nothing."""
+    k = _kernels()
+    grey = np.zeros((10, 10), np.uint8)
+    with pytest.raises(ValueError, match="level"):
+        k.level(grey, 11, 10, 3)
+    with pytest.raises(ValueError, match="paper"):
+        k.paper(np.zeros((10, 10, 3), np.uint8), grey, 10, 9, 100)
+    bins, shares = glyphs._bin_table()
+    out = np.full(2 * 16 * 9, 7.0)
+    with pytest.raises(ValueError, match="hog_hist"):
+        k.hog_hist(np.zeros((3, 32, 32), np.float32), bins, shares, out)
+    assert (out == 7.0).all()
+    with pytest.raises(ValueError, match="hog_hist"):
+        k.hog_hist(np.zeros((2, 32, 32), np.float32), bins[:-1], shares, out)
+    with pytest.raises(TypeError):
+        k.level(grey, 10, 10)  # type: ignore[call-arg]

@@ -1,0 +1,217 @@
+/* The card reader's C kernels: three loops over a corner patch's or a glyph's pixels that
+ * numpy and OpenCV do in several calls each, done in one (see vision/native.py, which loads
+ * them with the compiled modules, and scripts/build_native.py, which builds them).
+ *
+ * Each gives exactly what the Python it stands for gives, to the bit, on any input
+ * (tests/vision/test_kernels.py compares them):
+ *   level     -- vision.pipeline._percentile's level, from its histogram
+ *   paper     -- the sums vision.pipeline._paper_colour averages
+ *   hog_hist  -- the cell histograms of vision.glyphs._hog, gradients binned by a table
+ *                that numpy itself computed (vision.glyphs._bin_table): no angle is
+ *                computed here, so none can differ by a last bit from numpy's
+ * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
+ * given, a mismatch is a ValueError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* a C-contiguous buffer of ``object`` (writable where asked) */
+static int take(PyObject *object, Py_buffer *view, int writable) {
+    return PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0));
+}
+
+static PyObject *wrong_size(const char *function) {
+    PyErr_Format(PyExc_ValueError, "%s: an array is not of the size given", function);
+    return NULL;
+}
+
+/* level(grey, rows, cols, k) -> int
+ * Of the pixels of every other row and every other column (from the first) of ``grey``
+ * (uint8, rows x cols), the least level L such that more than k of them are at most L: the
+ * k-th smallest of them (from 0).  256 where k is as many as they are or more. */
+static PyObject *level(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "level(grey, rows, cols, k)");
+        return NULL;
+    }
+    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
+    long long k = PyLong_AsLongLong(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer grey;
+    if (take(args[0], &grey, 0) < 0) return NULL;
+    if (rows < 0 || cols < 0 || grey.len != rows * cols) {
+        PyBuffer_Release(&grey);
+        return wrong_size("level");
+    }
+    long long count[256] = {0};
+    const uint8_t *g = (const uint8_t *)grey.buf;
+    for (Py_ssize_t y = 0; y < rows; y += 2) {
+        const uint8_t *row = g + y * cols;
+        for (Py_ssize_t x = 0; x < cols; x += 2) count[row[x]]++;
+    }
+    PyBuffer_Release(&grey);
+    long long seen = 0;
+    int at = 0;
+    for (; at < 256; at++) {
+        seen += count[at];
+        if (seen > k) break;
+    }
+    return PyLong_FromLong(at);
+}
+
+/* paper(bgr, grey, rows, cols, t) -> (n, blue, green, red)
+ * Of the pixels of every third row and every third column (from the first) whose ``grey``
+ * level is above t: how many, and the sums of their blue, green and red levels (``bgr``:
+ * uint8, rows x cols x 3; ``grey``: uint8, rows x cols). */
+static PyObject *paper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "paper(bgr, grey, rows, cols, t)");
+        return NULL;
+    }
+    Py_ssize_t rows = PyLong_AsSsize_t(args[2]), cols = PyLong_AsSsize_t(args[3]);
+    long t = PyLong_AsLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer bgr, grey;
+    if (take(args[0], &bgr, 0) < 0) return NULL;
+    if (take(args[1], &grey, 0) < 0) {
+        PyBuffer_Release(&bgr);
+        return NULL;
+    }
+    if (rows < 0 || cols < 0 || grey.len != rows * cols || bgr.len != 3 * rows * cols) {
+        PyBuffer_Release(&bgr);
+        PyBuffer_Release(&grey);
+        return wrong_size("paper");
+    }
+    const uint8_t *p = (const uint8_t *)bgr.buf, *g = (const uint8_t *)grey.buf;
+    long long n = 0, blue = 0, green = 0, red = 0;
+    for (Py_ssize_t y = 0; y < rows; y += 3) {
+        for (Py_ssize_t x = 0; x < cols; x += 3) {
+            Py_ssize_t i = y * cols + x;
+            if ((long)g[i] > t) {
+                n++;
+                blue += p[3 * i];
+                green += p[3 * i + 1];
+                red += p[3 * i + 2];
+            }
+        }
+    }
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&grey);
+    return Py_BuildValue("(LLLL)", n, blue, green, red);
+}
+
+#define SIDE 32              /* vision.glyphs.GLYPH_SIZE */
+#define AREA (SIDE * SIDE)
+#define CELLS (SIDE / 8)     /* 8 px cells a side */
+#define BINS 9
+#define SPAN 511             /* gradients run from -255 to 255 */
+
+/* hog_hist(squares, bins, weights, out)
+ * The orientation histograms of the 8 px cells of N glyph squares (``squares``: float32,
+ * N x 32 x 32, ink 0..1) into ``out`` (float64, N x 16 x 9, overwritten), as
+ * vision.glyphs._hog bins them: each square taken as levels 0..255 (times 255, clipped,
+ * truncated, as numpy's astype does); central differences inside the square, nothing at
+ * its rim; each pixel with a gradient (dx, dy) adds weights[2 * key] to bin bins[2 * key]
+ * of its cell and weights[2 * key + 1] to bin bins[2 * key + 1], where key = (dy + 255) *
+ * 511 + dx + 255 -- all the first shares in pixel order, then all the second, the order in
+ * which numpy's bincount adds them, so the sums are the same to the bit. */
+static PyObject *hog_hist(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "hog_hist(squares, bins, weights, out)");
+        return NULL;
+    }
+    Py_buffer sq, bins, weights, out;
+    if (take(args[0], &sq, 0) < 0) return NULL;
+    if (take(args[1], &bins, 0) < 0) {
+        PyBuffer_Release(&sq);
+        return NULL;
+    }
+    if (take(args[2], &weights, 0) < 0) {
+        PyBuffer_Release(&sq);
+        PyBuffer_Release(&bins);
+        return NULL;
+    }
+    if (take(args[3], &out, 1) < 0) {
+        PyBuffer_Release(&sq);
+        PyBuffer_Release(&bins);
+        PyBuffer_Release(&weights);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t num = sq.len / (Py_ssize_t)(AREA * sizeof(float));
+    int32_t *key = NULL, *cell = NULL;
+    if (sq.len != num * AREA * (Py_ssize_t)sizeof(float) || bins.len != 2 * SPAN * SPAN
+        || weights.len != 2 * SPAN * SPAN * (Py_ssize_t)sizeof(double)
+        || out.len != num * CELLS * CELLS * BINS * (Py_ssize_t)sizeof(double)) {
+        wrong_size("hog_hist");
+        goto done;
+    }
+    /* the pixels with a gradient, in order: their table keys and their cells' first bins */
+    key = PyMem_Malloc(sizeof(int32_t) * (size_t)(num * AREA + 1));
+    cell = PyMem_Malloc(sizeof(int32_t) * (size_t)(num * AREA + 1));
+    if (key == NULL || cell == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const float *s = (const float *)sq.buf;
+    const uint8_t *b = (const uint8_t *)bins.buf;
+    const double *w = (const double *)weights.buf;
+    double *h = (double *)out.buf;
+    memset(h, 0, (size_t)out.len);
+    Py_ssize_t m = 0;
+    uint8_t img[AREA];
+    for (Py_ssize_t i = 0; i < num; i++) {
+        const float *one = s + i * AREA;
+        for (int j = 0; j < AREA; j++) {
+            float v = one[j] * 255.0f;
+            v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
+            img[j] = (uint8_t)v;
+        }
+        for (int y = 0; y < SIDE; y++) {
+            for (int x = 0; x < SIDE; x++) {
+                int dx = (x > 0 && x < SIDE - 1)
+                             ? (int)img[y * SIDE + x + 1] - (int)img[y * SIDE + x - 1] : 0;
+                int dy = (y > 0 && y < SIDE - 1)
+                             ? (int)img[(y + 1) * SIDE + x] - (int)img[(y - 1) * SIDE + x] : 0;
+                if (dx == 0 && dy == 0) continue;
+                key[m] = 2 * ((dy + 255) * SPAN + dx + 255);
+                cell[m] = (int32_t)(i * CELLS * CELLS * BINS + ((y / 8) * CELLS + x / 8) * BINS);
+                m++;
+            }
+        }
+    }
+    for (Py_ssize_t j = 0; j < m; j++) h[cell[j] + b[key[j]]] += w[key[j]];
+    for (Py_ssize_t j = 0; j < m; j++) h[cell[j] + b[key[j] + 1]] += w[key[j] + 1];
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(key);
+    PyMem_Free(cell);
+    PyBuffer_Release(&sq);
+    PyBuffer_Release(&bins);
+    PyBuffer_Release(&weights);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
+     "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
+    {"paper", (PyCFunction)(void (*)(void))paper, METH_FASTCALL,
+     "paper(bgr, grey, rows, cols, t): count and colour sums of every third pixel above t"},
+    {"hog_hist", (PyCFunction)(void (*)(void))hog_hist, METH_FASTCALL,
+     "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "vision._kernels",
+    "The card reader's C kernels (see vision/_kernels.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }
