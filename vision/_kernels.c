@@ -172,15 +172,16 @@ static PyObject *hog_hist(PyObject *self, PyObject *const *args, Py_ssize_t narg
             v = v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v);
             img[j] = (uint8_t)v;
         }
+        int32_t first_bin = (int32_t)(i * CELLS * CELLS * BINS);
         for (int y = 0; y < SIDE; y++) {
+            const uint8_t *row = img + y * SIDE;
+            int inside = y > 0 && y < SIDE - 1;  /* (the rim rows have no dy) */
             for (int x = 0; x < SIDE; x++) {
-                int dx = (x > 0 && x < SIDE - 1)
-                             ? (int)img[y * SIDE + x + 1] - (int)img[y * SIDE + x - 1] : 0;
-                int dy = (y > 0 && y < SIDE - 1)
-                             ? (int)img[(y + 1) * SIDE + x] - (int)img[(y - 1) * SIDE + x] : 0;
+                int dx = (x > 0 && x < SIDE - 1) ? row[x + 1] - row[x - 1] : 0;
+                int dy = inside ? row[x + SIDE] - row[x - SIDE] : 0;
                 if (dx == 0 && dy == 0) continue;
                 key[m] = 2 * ((dy + 255) * SPAN + dx + 255);
-                cell[m] = (int32_t)(i * CELLS * CELLS * BINS + ((y / 8) * CELLS + x / 8) * BINS);
+                cell[m] = first_bin + ((y / 8) * CELLS + x / 8) * BINS;
                 m++;
             }
         }
