@@ -115,12 +115,17 @@ class Kernels(Protocol):
 
 def kernels() -> Kernels | None:
     """The C kernels where the compiled modules are in use (they are built, and current,
-    together); None where the sources run, which then do the same work themselves."""
+    together); None where the sources run, which then do the same work themselves (as the
+    compiled modules do where the kernels are missing from a build: they give the same
+    numbers, only later)."""
     if status != "compiled":
         return None
     import importlib
 
-    return cast(Kernels, importlib.import_module(f"vision.{KERNELS}"))
+    try:
+        return cast(Kernels, importlib.import_module(f"vision.{KERNELS}"))
+    except ImportError:
+        return None
 
 
 def in_use() -> str:

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +17,8 @@ import pytest
 import realdata
 
 from vision import glyphs, native, pipeline
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _kernels() -> native.Kernels:
@@ -135,3 +141,22 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.hog_hist(np.zeros((2, 32, 32), np.float32), bins[:-1], shares, out)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
+
+
+def test_a_build_without_the_kernels_reads_without_them(tmp_path: Path) -> None:
+    """Where a build lacks the kernels (removed by hand), the compiled modules do their work
+    themselves: no error at start-up, and a card read as with them."""
+    other = tmp_path / "native"
+    shutil.copytree(native.build_dir(), other)
+    for lib in (other / "vision").glob(f"{native.KERNELS}.*"):
+        lib.unlink()
+    photo = realdata.photos("webcam-grey")[0]
+    code = ("import cv2, vision.native as n, vision.pipeline as p; from vision.identify import "
+            "FrameReader; r = FrameReader().read(cv2.imread(" + repr(str(photo.path)) + ")); "
+            "print(n.in_use(), p._KERNELS is None, sorted(c.card.code for c in r.cards "
+            "if c.card is not None))")
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={"PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1", "COMPANION_NATIVE_DIR": str(other)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().split(None, 2) == ["compiled", "True", str(sorted(photo.cards))]
