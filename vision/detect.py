@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import cache, cached_property
+from functools import cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -777,6 +777,13 @@ class _Masks:
             self.blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
         )
         self._not_edges_made: np.ndarray | None = None  # see not_edges
+        # what the properties below worked out, kept (a compiled class has no instance
+        # dictionary for functools.cached_property to keep them in, and would work them out
+        # again at every look)
+        self._noise: float | None = None
+        self._bright_split: float | None = None
+        self._shaded: bool | None = None
+        self._local_bright: np.ndarray | None = None
 
     @property
     def not_edges(self) -> np.ndarray:
@@ -807,10 +814,12 @@ class _Masks:
         around = self._not_edges(self.blur[my0:my1, mx0:mx1])
         return around[y0 - my0 : y1 - my0, x0 - mx0 : x1 - mx0]
 
-    @cached_property
+    @property
     def noise(self) -> float:
         """The sensor noise of the (shrunk) picture: see :func:`noise_sigma`."""
-        return noise_sigma(self.gray)
+        if self._noise is None:
+            self._noise = noise_sigma(self.gray)
+        return self._noise
 
     def faint_source(self, blur: np.ndarray) -> np.ndarray:
         """The picture faint edges are looked for in: ``blur``, smoothed more when the
@@ -821,21 +830,29 @@ class _Masks:
         return np.asarray(cv2.GaussianBlur(blur, (0, 0), cfg.detect_noise_blur * self.noise),
                           dtype=np.uint8)
 
-    @cached_property
+    @property
     def bright_split(self) -> float:
         """Otsu's threshold among the pixels brighter than Otsu's own."""
-        bright = self.blur[self.blur > self.otsu_t]
-        if bright.size <= 100:
-            return float(self.otsu_t)
-        t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255,
-                              cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        return float(t2)
+        if self._bright_split is None:
+            bright = self.blur[self.blur > self.otsu_t]
+            if bright.size <= 100:
+                self._bright_split = float(self.otsu_t)
+            else:
+                t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255,
+                                      cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+                self._bright_split = float(t2)
+        return self._bright_split
 
-    @cached_property
+    @property
     def shaded(self) -> bool:
         """Whether the table (what lies below Otsu's threshold) is lit unevenly: its
         lighter tenth more than ``shade_ratio`` x as light as its darker tenth (a shadow
         across it, a lamp's pool of light)."""
+        if self._shaded is None:
+            self._shaded = self._lit_unevenly()
+        return self._shaded
+
+    def _lit_unevenly(self) -> bool:
         if min(self.blur.shape) < 64:
             return False
         # (every 8th pixel of every 8th row of the smoothed picture)
@@ -848,18 +865,20 @@ class _Masks:
         lo, hi = float(cum.searchsorted(0.1 * n)), float(cum.searchsorted(0.9 * n))
         return hi > self.cfg.shade_ratio * max(lo, 1.0)
 
-    @cached_property
+    @property
     def local_bright(self) -> np.ndarray:
         """255 where the picture is much lighter than the mean round it (a card in a shadow
         that darkens the table round it too: below Otsu's threshold, but paper against
         table; see ``RecognizerConfig.local_ratio``)."""
-        h, w = self.blur.shape
-        k = max(15, (min(h, w) // 4) | 1)
-        bg = cv2.blur(self.blur, (k, k))
-        cfg = self.cfg
-        light = cv2.compare(self.blur, cv2.addWeighted(bg, cfg.local_ratio, bg, 0.0,
-                                                       cfg.local_offset), cv2.CMP_GT)
-        return np.asarray(light, dtype=np.uint8)
+        if self._local_bright is None:
+            h, w = self.blur.shape
+            k = max(15, (min(h, w) // 4) | 1)
+            bg = cv2.blur(self.blur, (k, k))
+            cfg = self.cfg
+            light = cv2.compare(self.blur, cv2.addWeighted(bg, cfg.local_ratio, bg, 0.0,
+                                                           cfg.local_offset), cv2.CMP_GT)
+            self._local_bright = np.asarray(light, dtype=np.uint8)
+        return self._local_bright
 
     def first(self) -> list[tuple[str, Callable[[], np.ndarray]]]:
         """The first masks, each made when called."""

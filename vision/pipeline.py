@@ -33,7 +33,6 @@ import math
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import cv2
@@ -740,9 +739,17 @@ class CardQuad:
     image: np.ndarray = field(repr=False)
     size: tuple[int, int] = (250, 350)
 
-    @cached_property
+    _crop: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._crop = None  # (see CornerRead.__post_init__)
+
+    @property
     def crop(self) -> np.ndarray:
-        return rectify(self.image, self.corners, self.size)
+        # (made once, kept: see CornerRead)
+        if self._crop is None:
+            self._crop = rectify(self.image, self.corners, self.size)
+        return self._crop
 
     @property
     def center(self) -> tuple[float, float]:
@@ -781,21 +788,40 @@ class CornerRead:
     # -- the middle is looked at, and the suit must be settled (Recognizer._stacked_suit)
     stacked: bool = False
 
-    @cached_property
+    # (what the properties below worked out, kept: a compiled class has no instance
+    # dictionary for functools.cached_property to keep them in, and would work them out
+    # again at every look)
+    _quality: float | None = field(default=None, init=False, repr=False, compare=False)
+    _rank_list: list[float] | None = field(default=None, init=False, repr=False,
+                                           compare=False)
+    _suit_best: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # (compiled, a field not given to __init__ gets no default of itself)
+        self._quality = self._rank_list = self._suit_best = None
+
+    @property
     def quality(self) -> float:
         # asked for many times while the ways up are weighed; the scores are final by then
         # (the ufunc's own reduction: ndarray.max wraps it in Python)
-        return float(np.maximum.reduce(self.rank_scores) + np.maximum.reduce(self.suit_scores))
+        if self._quality is None:
+            self._quality = float(np.maximum.reduce(self.rank_scores)
+                                  + np.maximum.reduce(self.suit_scores))
+        return self._quality
 
-    @cached_property
+    @property
     def rank_list(self) -> list[float]:
         """The rank scores as a plain list (:meth:`Recognizer.decide` orders them often)."""
-        return list(self.rank_scores.tolist())
+        if self._rank_list is None:
+            self._rank_list = list(self.rank_scores.tolist())
+        return self._rank_list
 
-    @cached_property
+    @property
     def suit_best(self) -> int:
         """The index of the best suit score (the first of equal ones)."""
-        return _argmax(self.suit_scores.tolist(), len(SUIT_CLASSES))
+        if self._suit_best is None:
+            self._suit_best = _argmax(self.suit_scores.tolist(), len(SUIT_CLASSES))
+        return self._suit_best
 
 
 def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: RecognizerConfig) -> bool:
