@@ -9,6 +9,9 @@
  *   hog_hist  -- the cell histograms of vision.glyphs._hog, gradients binned by a table
  *                that numpy itself computed (vision.glyphs._bin_table): no angle is
  *                computed here, so none can differ by a last bit from numpy's
+ *   cc_stats  -- the statistics OpenCV's connectedComponentsWithStats gives beside the
+ *                labels connectedComponents gives alike (vision.pipeline._components):
+ *                OpenCV's own pass over the labels costs more than the labelling
  * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
  * given, a mismatch is a ValueError.
  */
@@ -200,6 +203,88 @@ done:
     return result;
 }
 
+/* cc_stats(labels, rows, cols, out) -> None
+ * The statistics of the components that ``labels`` (uint16, rows x cols, numbered 0 to n-1)
+ * number, as OpenCV's connectedComponentsWithStats gives them, into ``out`` (int32, n x 5,
+ * overwritten): per label, the left column, top row, width and height of the box around its
+ * pixels, and how many they are; a label without pixels (the background of a picture all
+ * ink) -1, INT32_MAX, 0, 0, 0.  A label of n or more is a ValueError.  Each row is taken in
+ * runs of one label: a component's run changes its box and area once. */
+static PyObject *cc_stats(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "cc_stats(labels, rows, cols, out)");
+        return NULL;
+    }
+    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer lab, out;
+    if (take(args[0], &lab, 0) < 0) return NULL;
+    if (take(args[3], &out, 1) < 0) {
+        PyBuffer_Release(&lab);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t n = out.len / (Py_ssize_t)(5 * sizeof(int32_t));
+    if (rows < 0 || cols < 0 || lab.len != rows * cols * (Py_ssize_t)sizeof(uint16_t)
+        || out.len != n * 5 * (Py_ssize_t)sizeof(int32_t)) {
+        wrong_size("cc_stats");
+        goto done;
+    }
+    /* left, top, right, bottom, area per label, in the output itself */
+    int32_t *st = (int32_t *)out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        st[5 * i] = INT32_MAX;
+        st[5 * i + 1] = INT32_MAX;
+        st[5 * i + 2] = -1;
+        st[5 * i + 3] = -1;
+        st[5 * i + 4] = 0;
+    }
+    const uint16_t *l = (const uint16_t *)lab.buf;
+    for (Py_ssize_t y = 0; y < rows; y++) {
+        const uint16_t *row = l + y * cols;
+        Py_ssize_t x = 0;
+        while (x < cols) {
+            uint16_t id = row[x];
+            Py_ssize_t start = x;
+            if (id == 0) {
+                /* (the background, most of a patch: four pixels at a time) */
+                uint64_t four;
+                while (x + 4 <= cols && (memcpy(&four, row + x, sizeof four), four == 0)) x += 4;
+            }
+            while (x < cols && row[x] == id) x++;
+            if ((Py_ssize_t)id >= n) {
+                PyErr_Format(PyExc_ValueError, "cc_stats: a label (%d) of %zd or more", (int)id, n);
+                goto done;
+            }
+            int32_t *s = st + 5 * (Py_ssize_t)id;
+            if (start < s[0]) s[0] = (int32_t)start;
+            if (s[1] == INT32_MAX) s[1] = (int32_t)y;
+            if (x - 1 > s[2]) s[2] = (int32_t)(x - 1);
+            s[3] = (int32_t)y;
+            s[4] += (int32_t)(x - start);
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t *s = st + 5 * i;
+        if (s[4] == 0) {
+            s[0] = -1;
+            s[1] = INT32_MAX;
+            s[2] = 0;
+            s[3] = 0;
+        } else {
+            s[2] = s[2] - s[0] + 1;
+            s[3] = s[3] - s[1] + 1;
+        }
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&lab);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
      "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
@@ -207,6 +292,8 @@ static PyMethodDef methods[] = {
      "paper(bgr, grey, rows, cols, t): count and colour sums of every third pixel above t"},
     {"hog_hist", (PyCFunction)(void (*)(void))hog_hist, METH_FASTCALL,
      "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"},
+    {"cc_stats", (PyCFunction)(void (*)(void))cc_stats, METH_FASTCALL,
+     "cc_stats(labels, rows, cols, out): box and area of each labelled component"},
     {NULL, NULL, 0, NULL},
 };
 

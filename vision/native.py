@@ -112,6 +112,9 @@ class Kernels(Protocol):
     def hog_hist(self, squares: NDArray[np.float32], bins: NDArray[np.uint8],
                  weights: NDArray[np.float64], out: NDArray[np.float64]) -> None: ...
 
+    def cc_stats(self, labels: NDArray[np.uint16], rows: int, cols: int,
+                 out: NDArray[np.int32]) -> None: ...
+
 
 def kernels() -> Kernels | None:
     """The C kernels where the compiled modules are in use (they are built, and current,

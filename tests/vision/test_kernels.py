@@ -123,6 +123,37 @@ def test_glyph_histograms_are_numpys() -> None:
         assert np.array_equal(glyphs._hog_of_squares(batch), want)
 
 
+def _opencvs_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8,
+                                                           ltype=cv2.CV_16U)
+    return n, labels, stats
+
+
+def test_component_statistics_are_opencvs() -> None:
+    """``_components`` through the kernel: the count, labels and statistics (box and area
+    of each component, the background's first) OpenCV's connectedComponentsWithStats gives,
+    on the ink masks of pieces of the photos (at several thresholds), random masks sparse
+    and dense, and the degenerate ones: one pixel, one row, one column, no ink, all ink
+    (the background then has no pixels: -1, 2**31 - 1, 0, 0, 0, as OpenCV says it)."""
+    _kernels()
+    rng = np.random.default_rng(5)
+    masks = [np.zeros((1, 1), np.uint8), np.ones((1, 1), np.uint8), np.ones((1, 9), np.uint8),
+             np.ones((7, 1), np.uint8), np.zeros((154, 75), np.uint8),
+             np.ones((154, 75), np.uint8), np.ones((175, 125), np.uint8)]
+    for pic in _pictures(200, seed=6):
+        v = pipeline._ink_channel(pic)
+        for q in (10, 50, 80):
+            masks.append(pipeline._below(v, float(np.percentile(v, q))))
+    for _ in range(600):
+        h, w = (int(x) for x in rng.integers(1, 180, 2))
+        masks.append((rng.random((h, w)) < rng.random()).astype(np.uint8))
+    for mask in masks:
+        n, labels, stats = pipeline._components(mask.copy())
+        want_n, want_labels, want_stats = _opencvs_components(mask)
+        assert n == want_n and np.array_equal(labels, want_labels), mask.shape
+        assert stats.dtype == want_stats.dtype and np.array_equal(stats, want_stats), mask.shape
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -139,6 +170,16 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     assert (out == 7.0).all()
     with pytest.raises(ValueError, match="hog_hist"):
         k.hog_hist(np.zeros((2, 32, 32), np.float32), bins[:-1], shares, out)
+    labels = np.zeros((4, 5), np.uint16)
+    stats = np.full((1, 5), 7, np.int32)
+    with pytest.raises(ValueError, match="cc_stats"):
+        k.cc_stats(labels, 5, 5, stats)
+    with pytest.raises(ValueError, match="cc_stats"):
+        k.cc_stats(labels, 4, 5, np.zeros(7, np.int32))
+    assert (stats == 7).all()
+    labels[2, 3] = 1  # a label the statistics have no row for
+    with pytest.raises(ValueError, match="cc_stats"):
+        k.cc_stats(labels, 4, 5, stats)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
