@@ -12,6 +12,8 @@
  *   cc_stats  -- the statistics OpenCV's connectedComponentsWithStats gives beside the
  *                labels connectedComponents gives alike (vision.pipeline._components):
  *                OpenCV's own pass over the labels costs more than the labelling
+ *   open_lines -- vision.pipeline._open_line's openings of a mask by a line, in the
+ *                columns or rows vision.pipeline._long_lines asks for
  * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
  * given, a mismatch is a ValueError.
  */
@@ -285,6 +287,75 @@ done:
     return result;
 }
 
+/* open_lines(mask, rows, cols, n, vertical, lo, hi, out) -> None
+ * The opening of ``mask`` (uint8, rows x cols; ink is 1) by a line of n pixels, as
+ * vision.pipeline._open_line makes it with two box sums (anchored at n // 2, outside the
+ * picture nothing): a pixel is in the line's erosion where the n pixels from n // 2 before
+ * it hold nothing but ink inside the picture, and in the opening where those n pixels hold
+ * a pixel of the erosion (the same window: of an even n, one pixel later than the
+ * erosion's own windows).  Along the columns (``vertical``) lo to hi - 1, or along the rows
+ * lo to hi - 1; 1 is or-ed into ``out`` (uint8, rows x cols) where the opening is.
+ * Worked out run by run: a run of ink from s to e (of a line of length L) holds the erosion
+ * from s + n // 2 (from 0 where s is 0) to e + n // 2 - n + 1 (to L - 1 where e is L - 1),
+ * and those pixels, c0 to c1, put in the opening the pixels c0 + n // 2 - n + 1 to
+ * c1 + n // 2 (inside the line). */
+static PyObject *open_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "open_lines(mask, rows, cols, n, vertical, lo, hi, out)");
+        return NULL;
+    }
+    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t n = PyLong_AsSsize_t(args[3]);
+    int vertical = PyObject_IsTrue(args[4]);
+    Py_ssize_t lo = PyLong_AsSsize_t(args[5]), hi = PyLong_AsSsize_t(args[6]);
+    if (PyErr_Occurred() || vertical < 0) return NULL;
+    Py_buffer mask, out;
+    if (take(args[0], &mask, 0) < 0) return NULL;
+    if (take(args[7], &out, 1) < 0) {
+        PyBuffer_Release(&mask);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t length = vertical ? rows : cols, lines = vertical ? cols : rows;
+    if (rows < 0 || cols < 0 || mask.len != rows * cols || out.len != rows * cols || n < 1
+        || lo < 0 || hi < lo || hi > lines) {
+        wrong_size("open_lines");
+        goto done;
+    }
+    const uint8_t *m = (const uint8_t *)mask.buf;
+    uint8_t *o = (uint8_t *)out.buf;
+    Py_ssize_t step = vertical ? cols : 1, a = n / 2, last = length - 1;
+    for (Py_ssize_t j = lo; j < hi; j++) {
+        const uint8_t *line = m + (vertical ? j : j * cols);
+        uint8_t *put = o + (vertical ? j : j * cols);
+        Py_ssize_t i = 0;
+        while (i < length) {
+            if (line[i * step] != 1) {
+                i++;
+                continue;
+            }
+            Py_ssize_t s = i;
+            while (i < length && line[i * step] == 1) i++;
+            Py_ssize_t e = i - 1;
+            Py_ssize_t c0 = s == 0 ? 0 : s + a;
+            Py_ssize_t c1 = e == last ? last : e + a - n + 1;
+            if (c0 < s) c0 = s;
+            if (c1 > e) c1 = e;
+            if (c0 > c1) continue;
+            Py_ssize_t from = c0 + a - n + 1 < 0 ? 0 : c0 + a - n + 1;
+            Py_ssize_t to = c1 + a > last ? last : c1 + a;
+            for (Py_ssize_t k = from; k <= to; k++) put[k * step] |= 1;
+        }
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
      "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
@@ -294,6 +365,8 @@ static PyMethodDef methods[] = {
      "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"},
     {"cc_stats", (PyCFunction)(void (*)(void))cc_stats, METH_FASTCALL,
      "cc_stats(labels, rows, cols, out): box and area of each labelled component"},
+    {"open_lines", (PyCFunction)(void (*)(void))open_lines, METH_FASTCALL,
+     "open_lines(mask, rows, cols, n, vertical, lo, hi, out): openings by a line, or-ed in"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -115,6 +115,9 @@ class Kernels(Protocol):
     def cc_stats(self, labels: NDArray[np.uint16], rows: int, cols: int,
                  out: NDArray[np.int32]) -> None: ...
 
+    def open_lines(self, mask: NDArray[np.uint8], rows: int, cols: int, n: int, vertical: bool,
+                   lo: int, hi: int, out: NDArray[np.uint8]) -> None: ...
+
 
 def kernels() -> Kernels | None:
     """The C kernels where the compiled modules are in use (they are built, and current,

@@ -3265,17 +3265,25 @@ def _long_lines(mask: np.ndarray, rows: list[list[int]], n: int) -> NDArray[np.u
     ph, pw = mask.shape
     half = n // 2 - 1
     out = np.zeros_like(mask)
+    # (with the C kernels, theirs: the same openings, run by run)
+    kernels = _KERNELS if mask.dtype == np.uint8 and mask.flags.c_contiguous else None
     # (plain numbers: a few components, where numpy's steps cost more than the tests)
     tall = [(x, x + w) for x, y, w, h, _a in rows[1:]
             if h >= n or h == ph or ((y == 0 or y + h == ph) and h >= half)]
     if tall:
         x0, x1 = min(a for a, _ in tall), max(b for _, b in tall)
-        out[:, x0:x1] = _open_line(np.ascontiguousarray(mask[:, x0:x1]), n, True)
+        if kernels is not None:
+            kernels.open_lines(mask, ph, pw, n, True, x0, x1, out)
+        else:
+            out[:, x0:x1] = _open_line(np.ascontiguousarray(mask[:, x0:x1]), n, True)
     wide = [(y, y + h) for x, y, w, h, _a in rows[1:]
             if w >= n or w == pw or ((x == 0 or x + w == pw) and w >= half)]
     if wide:
         y0, y1 = min(a for a, _ in wide), max(b for _, b in wide)
-        out[y0:y1] |= _open_line(mask[y0:y1], n, False)
+        if kernels is not None:
+            kernels.open_lines(mask, ph, pw, n, False, y0, y1, out)
+        else:
+            out[y0:y1] |= _open_line(mask[y0:y1], n, False)
     return out
 
 

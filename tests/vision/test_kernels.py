@@ -154,6 +154,53 @@ def test_component_statistics_are_opencvs() -> None:
         assert stats.dtype == want_stats.dtype and np.array_equal(stats, want_stats), mask.shape
 
 
+def test_line_openings_are_the_box_sums() -> None:
+    """The openings by a line through the kernel, run by run: the same pixels as
+    ``_open_line``'s two box sums (an even line's opening one pixel later, as theirs), along
+    columns and rows, in any band of them, of lines shorter and longer than the picture,
+    on masks cut from the photos' ink (with their long lines, as ``_long_lines`` finds them)
+    and random ones, with runs across the whole picture and values other than 0 and 1."""
+    k = _kernels()
+    rng = np.random.default_rng(7)
+    masks = []
+    for pic in _pictures(150, seed=8):
+        v = pipeline._ink_channel(pic)
+        masks.append(pipeline._below(v, float(np.percentile(v, 40))))
+    for i in range(1500):
+        h, w = (int(x) for x in rng.integers(1, 160, 2))
+        m = (rng.random((h, w)) < rng.random()).astype(np.uint8)
+        if i % 3 == 0:
+            m[:, int(rng.integers(0, w))] = 1
+            m[int(rng.integers(0, h)), :] = 1
+        if i % 7 == 0:
+            m[rng.random((h, w)) < 0.05] = int(rng.integers(2, 256))
+        masks.append(m)
+    for i, m in enumerate(masks):
+        h, w = m.shape
+        n = int(rng.integers(1, max(h, w) + 5))
+        vertical = bool(i % 2)
+        across = w if vertical else h
+        lo = int(rng.integers(0, across))
+        hi = int(rng.integers(lo + 1, across + 1))
+        want = np.zeros_like(m)
+        if vertical:
+            want[:, lo:hi] = pipeline._open_line(np.ascontiguousarray(m[:, lo:hi]), n, True)
+        else:
+            want[lo:hi] = pipeline._open_line(m[lo:hi], n, False)
+        got = np.zeros_like(m)
+        k.open_lines(m, h, w, n, vertical, lo, hi, got)
+        assert np.array_equal(got, want), (m.shape, n, vertical, lo, hi)
+    for m in masks[:150]:
+        rows = pipeline._components(m.copy())[2].tolist()
+        for n in (9, 30, 31):
+            lines = pipeline._long_lines(m, rows, n)
+            want = np.zeros_like(m)
+            for vertical in (True, False):
+                want |= pipeline._open_line(m, n, vertical)
+            # (the bands _long_lines looks in hold every line there is)
+            assert np.array_equal(lines, want), (m.shape, n)
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -177,6 +224,12 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     with pytest.raises(ValueError, match="cc_stats"):
         k.cc_stats(labels, 4, 5, np.zeros(7, np.int32))
     assert (stats == 7).all()
+    with pytest.raises(ValueError, match="open_lines"):
+        k.open_lines(grey, 10, 10, 5, True, 3, 11, grey.copy())
+    with pytest.raises(ValueError, match="open_lines"):
+        k.open_lines(grey, 10, 10, 0, False, 0, 10, grey.copy())
+    with pytest.raises(ValueError, match="open_lines"):
+        k.open_lines(grey, 10, 10, 5, False, 0, 10, np.zeros((9, 10), np.uint8))
     labels[2, 3] = 1  # a label the statistics have no row for
     with pytest.raises(ValueError, match="cc_stats"):
         k.cc_stats(labels, 4, 5, stats)
