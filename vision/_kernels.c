@@ -1,6 +1,7 @@
-/* The card reader's C kernels: three loops over a corner patch's or a glyph's pixels that
- * numpy and OpenCV do in several calls each, done in one (see vision/native.py, which loads
- * them with the compiled modules, and scripts/build_native.py, which builds them).
+/* The card reader's C kernels: five loops over a corner patch's or a glyph's pixels that
+ * numpy and OpenCV do in several calls or a slow pass each, done in one (see
+ * vision/native.py, which loads them with the compiled modules, and scripts/build_native.py,
+ * which builds them).
  *
  * Each gives exactly what the Python it stands for gives, to the bit, on any input
  * (tests/vision/test_kernels.py compares them):

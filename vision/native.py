@@ -9,10 +9,11 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: three loops over a patch's or
-a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms) that
-numpy and OpenCV take several calls each for, giving the same numbers to the bit; the
-compiled modules call it (:func:`kernels`), the sources do that work themselves.
+Built with them is a small C extension, ``vision/_kernels.c``: five loops over a patch's or
+a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms, the
+statistics of connected components, the openings by a line) that numpy and OpenCV take
+several calls or a slow pass each for, giving the same numbers to the bit; the compiled
+modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
 them, by this Python: the build writes a digest of both (:func:`digest`) beside its
