@@ -28,6 +28,22 @@ static int take(PyObject *object, Py_buffer *view, int writable) {
     return PyObject_GetBuffer(object, view, PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0));
 }
 
+/* buffers of ``count`` objects (each writable where ``writable`` says) into ``views``: all
+ * of them, or none (those taken are released again) and -1 */
+static int take_all(PyObject *const *objects, Py_buffer *views, const int *writable, int count) {
+    for (int i = 0; i < count; i++) {
+        if (take(objects[i], &views[i], writable[i]) < 0) {
+            while (i-- > 0) PyBuffer_Release(&views[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void release_all(Py_buffer *views, int count) {
+    for (int i = 0; i < count; i++) PyBuffer_Release(&views[i]);
+}
+
 static PyObject *wrong_size(const char *function) {
     PyErr_Format(PyExc_ValueError, "%s: an array is not of the size given", function);
     return NULL;
@@ -81,18 +97,14 @@ static PyObject *paper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     Py_ssize_t rows = PyLong_AsSsize_t(args[2]), cols = PyLong_AsSsize_t(args[3]);
     long t = PyLong_AsLong(args[4]);
     if (PyErr_Occurred()) return NULL;
-    Py_buffer bgr, grey;
-    if (take(args[0], &bgr, 0) < 0) return NULL;
-    if (take(args[1], &grey, 0) < 0) {
-        PyBuffer_Release(&bgr);
-        return NULL;
-    }
-    if (rows < 0 || cols < 0 || grey.len != rows * cols || bgr.len != 3 * rows * cols) {
-        PyBuffer_Release(&bgr);
-        PyBuffer_Release(&grey);
+    Py_buffer views[2];
+    static const int writable[2] = {0, 0};
+    if (take_all(args, views, writable, 2) < 0) return NULL;
+    if (rows < 0 || cols < 0 || views[1].len != rows * cols || views[0].len != 3 * rows * cols) {
+        release_all(views, 2);
         return wrong_size("paper");
     }
-    const uint8_t *p = (const uint8_t *)bgr.buf, *g = (const uint8_t *)grey.buf;
+    const uint8_t *p = (const uint8_t *)views[0].buf, *g = (const uint8_t *)views[1].buf;
     long long n = 0, blue = 0, green = 0, red = 0;
     for (Py_ssize_t y = 0; y < rows; y += 3) {
         for (Py_ssize_t x = 0; x < cols; x += 3) {
@@ -105,8 +117,7 @@ static PyObject *paper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
             }
         }
     }
-    PyBuffer_Release(&bgr);
-    PyBuffer_Release(&grey);
+    release_all(views, 2);
     return Py_BuildValue("(LLLL)", n, blue, green, red);
 }
 
@@ -131,23 +142,10 @@ static PyObject *hog_hist(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "hog_hist(squares, bins, weights, out)");
         return NULL;
     }
-    Py_buffer sq, bins, weights, out;
-    if (take(args[0], &sq, 0) < 0) return NULL;
-    if (take(args[1], &bins, 0) < 0) {
-        PyBuffer_Release(&sq);
-        return NULL;
-    }
-    if (take(args[2], &weights, 0) < 0) {
-        PyBuffer_Release(&sq);
-        PyBuffer_Release(&bins);
-        return NULL;
-    }
-    if (take(args[3], &out, 1) < 0) {
-        PyBuffer_Release(&sq);
-        PyBuffer_Release(&bins);
-        PyBuffer_Release(&weights);
-        return NULL;
-    }
+    Py_buffer views[4];
+    static const int writable[4] = {0, 0, 0, 1};
+    if (take_all(args, views, writable, 4) < 0) return NULL;
+    const Py_buffer sq = views[0], bins = views[1], weights = views[2], out = views[3];
     PyObject *result = NULL;
     Py_ssize_t num = sq.len / (Py_ssize_t)(AREA * sizeof(float));
     int32_t *key = NULL, *cell = NULL;
@@ -199,10 +197,7 @@ static PyObject *hog_hist(PyObject *self, PyObject *const *args, Py_ssize_t narg
 done:
     PyMem_Free(key);
     PyMem_Free(cell);
-    PyBuffer_Release(&sq);
-    PyBuffer_Release(&bins);
-    PyBuffer_Release(&weights);
-    PyBuffer_Release(&out);
+    release_all(views, 4);
     return result;
 }
 
@@ -221,12 +216,11 @@ static PyObject *cc_stats(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
     if (PyErr_Occurred()) return NULL;
-    Py_buffer lab, out;
-    if (take(args[0], &lab, 0) < 0) return NULL;
-    if (take(args[3], &out, 1) < 0) {
-        PyBuffer_Release(&lab);
-        return NULL;
-    }
+    Py_buffer views[2];
+    static const int writable[2] = {0, 1};
+    PyObject *const objects[2] = {args[0], args[3]};
+    if (take_all(objects, views, writable, 2) < 0) return NULL;
+    const Py_buffer lab = views[0], out = views[1];
     PyObject *result = NULL;
     Py_ssize_t n = out.len / (Py_ssize_t)(5 * sizeof(int32_t));
     if (rows < 0 || cols < 0 || lab.len != rows * cols * (Py_ssize_t)sizeof(uint16_t)
@@ -283,8 +277,7 @@ static PyObject *cc_stats(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    PyBuffer_Release(&lab);
-    PyBuffer_Release(&out);
+    release_all(views, 2);
     return result;
 }
 
@@ -311,12 +304,11 @@ static PyObject *open_lines(PyObject *self, PyObject *const *args, Py_ssize_t na
     int vertical = PyObject_IsTrue(args[4]);
     Py_ssize_t lo = PyLong_AsSsize_t(args[5]), hi = PyLong_AsSsize_t(args[6]);
     if (PyErr_Occurred() || vertical < 0) return NULL;
-    Py_buffer mask, out;
-    if (take(args[0], &mask, 0) < 0) return NULL;
-    if (take(args[7], &out, 1) < 0) {
-        PyBuffer_Release(&mask);
-        return NULL;
-    }
+    Py_buffer views[2];
+    static const int writable[2] = {0, 1};
+    PyObject *const objects[2] = {args[0], args[7]};
+    if (take_all(objects, views, writable, 2) < 0) return NULL;
+    const Py_buffer mask = views[0], out = views[1];
     PyObject *result = NULL;
     Py_ssize_t length = vertical ? rows : cols, lines = vertical ? cols : rows;
     if (rows < 0 || cols < 0 || mask.len != rows * cols || out.len != rows * cols || n < 1
@@ -352,8 +344,7 @@ static PyObject *open_lines(PyObject *self, PyObject *const *args, Py_ssize_t na
     Py_INCREF(Py_None);
     result = Py_None;
 done:
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&out);
+    release_all(views, 2);
     return result;
 }
 

@@ -69,8 +69,8 @@ from vision.native import kernels
 from vision.neighbours import card_round_print, keep_read_guesses
 from vision.timing import Stages
 
-# the C kernels, with the compiled modules (see vision.native): _percentile and
-# _paper_colour hand them their loops
+# the C kernels, with the compiled modules (see vision.native): _percentile, _paper_colour,
+# _components and _long_lines hand them their loops
 _KERNELS = kernels()
 
 __all__ = [
