@@ -701,6 +701,7 @@ LAST_RESORT = RAGGED
 _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _SQUARE3 = np.ones((3, 3), np.uint8)
 _SQUARE5 = np.ones((5, 5), np.uint8)
+_ERODE_REACH = 2  # how far from a pixel an erosion by _SQUARE5 looks
 _DISK7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 _DESPUR_SIDE = 60.0  # (see _despurred)
 # masks that may be peppered with holes (saturation at the paper threshold), and how
@@ -1028,7 +1029,23 @@ class _Masks:
             # (one by one: polygons filled together leave where two overlap unfilled, and
             # a court's printed frame, a quad inside its card's, is among the quads)
             cv2.fillPoly(left, [poly - at], 0)
-        return np.asarray(cv2.erode(left, np.ones((5, 5), np.uint8)), dtype=np.uint8)
+        return np.asarray(cv2.erode(left, _SQUARE5), dtype=np.uint8)
+
+    def _uncovered_count(
+        self, mask: np.ndarray, polys: list[np.ndarray], box: tuple[int, int, int, int]
+    ) -> int:
+        """How many pixels :meth:`_uncovered` leaves on in the whole frame's mask inside
+        ``box`` (x0, y0, x1, y1): worked out in the box grown by the erosion's reach, where
+        every pixel of the box sees what it sees in the whole frame (not at the grown box's
+        own edges, which the erosion would take as paper beyond)."""
+        x0, y0, x1, y1 = box
+        if x1 <= x0 or y1 <= y0:
+            return 0
+        h, w = self.blur.shape
+        gx0, gy0 = max(0, x0 - _ERODE_REACH), max(0, y0 - _ERODE_REACH)
+        gx1, gy1 = min(w, x1 + _ERODE_REACH), min(h, y1 + _ERODE_REACH)
+        left = self._uncovered(mask, polys, (gx0, gy0, gx1, gy1))
+        return int(cv2.countNonZero(left[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]))
 
     def left_over(
         self, quads: list[np.ndarray], min_px: float
@@ -1057,15 +1074,17 @@ class _Masks:
         band = 0.0
         card = median([quad_area(q) for q in quads])
         cards = _outer_quads(quads) if cfg.detect_table_band > 0 and not self.shaded else []
+        bx, by, bw, bh = cv2.boundingRect(left)
         if (_cards_of_a_size(cards, cfg)
                 and _least_step(self.blur, cards) >= cfg.detect_band_step):
-            if cv2.countNonZero(self._uncovered(self.otsu // 255, polys)) < least:
+            # (Otsu's paper lies inside the dimmest mask's, so what the quads leave of it,
+            # eroded, lies inside what they leave of that: it is counted in that box alone)
+            if self._uncovered_count(self.otsu, polys, (bx, by, bx + bw, by + bh)) < least:
                 band = cfg.detect_table_band * card
         # the regions, found at half resolution (a quarter of the pixels to label), and
         # only in the box around what is left: labels and stats are the same in a window
         # that starts at even coordinates (the labelling works in 2 x 2 blocks) and leaves
         # out only empty rows and columns, but cost as many fewer pixels
-        bx, by, bw, bh = cv2.boundingRect(left)
         if bw == 0:
             return []
         hx0, hy0 = (bx // 2) & ~1, (by // 2) & ~1

@@ -36,6 +36,9 @@ _INK_GRID = np.stack(
 ).reshape(-1, 2).astype(np.float32)
 # ... and along a side where its edge line is looked for
 _EDGE_T = np.linspace(0.2, 0.8, 13, dtype=np.float32)
+# where along each side of a printed frame card_round_print looks out for the card's edge
+# (an odd count: see there)
+_PRINT_T = np.linspace(0.2, 0.8, 9, dtype=np.float32)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -178,19 +181,18 @@ def card_round_print(img: np.ndarray, q: np.ndarray, min_contrast: float,
         return None
     top = int(reach * float(sides.min()))
     offsets = np.arange(0, top + 1, dtype=np.float32)
-    t = np.linspace(0.2, 0.8, 9, dtype=np.float32)
     # the paper round a printed frame is about as light as the frame's inside, or lighter;
     # round a card, the table is darker
     least = 0.85 * float(np.median(_border(img, q, max(2.0, 0.08 * float(sides.min())))))
-    margins: list[float | None] = []
     sides_d = np.roll(q, -1, axis=0) - q
     normals = outward_normals(q[None], sides_d[None])[0]
-    for i in range(4):
-        p, d, n = q[i], sides_d[i], normals[i]
-        pts = (p[None, None, :] + (d[None, None, :] * t[None, :, None])
-               + offsets[:, None, None] * n[None, None, :])
-        prof = np.median(_sample(img, pts), axis=1)  # per offset
-        margins.append(_paper_end(prof, min_contrast, least))
+    # every side's points at once (side, offset, place along it); the median of each
+    # offset's places is the middle one sorted (an odd count: the same value as
+    # np.median's, at a fraction of its cost)
+    pts = (q[:, None, None, :] + (sides_d[:, None, None, :] * _PRINT_T[None, None, :, None])
+           + offsets[None, :, None, None] * normals[:, None, None, :])
+    profs = np.sort(_sample(img, pts), axis=2)[:, :, _PRINT_T.size // 2]
+    margins = [_paper_end(prof, min_contrast, least) for prof in profs]
     # a frame printed in a card's middle has a margin of paper round it; an outline found
     # a pixel or two inside a card's edge has none to speak of
     least_margin = max(3.0, min_margin * float(sides.min()))

@@ -32,7 +32,7 @@ import functools
 import math
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -698,6 +698,9 @@ class CardReading:
     # where the index is printed, for a card named from its index corners: its rank
     # glyph's top-left (x, y) and height, as fractions of the card's width and height
     index: tuple[float, float, float] | None = None
+    # not named, and holding one of our printed codes (see Recognizer.holds_code): one of
+    # our own cards, not a frame printed in a playing card's middle
+    coded: bool = False
 
 
 def _canonical_rect(size: tuple[int, int]) -> np.ndarray:
@@ -1800,12 +1803,13 @@ class Recognizer:
         where cards touch, their paper is one region, and the panel round a card's pips or a
         court's picture frame is what outlines a card's shape.  The card is read as any card
         found whole is, and taken where it is named and overlaps no card named by more than
-        ``print_overlap``; with the readings of the cards so found."""
+        ``print_overlap``; with the readings of the cards so found.  (Not a quad holding one
+        of our codes: one of our own cards, whole.)"""
         cfg = self.config
         gray = self.frame_gray
-        if gray is None or not any(r.card is None and not r.partial and len(r.corners) == 4
-                                   for r in readings):
-            return readings, []  # (most frames: every quad named)
+        if gray is None or not any(r.card is None and not r.partial and not r.coded
+                                   and len(r.corners) == 4 for r in readings):
+            return readings, []  # (most frames: every quad named, or one of our own cards)
         named = [np.array(r.corners, np.float32).reshape(4, 2) for r in readings
                  if r.card is not None and len(r.corners) == 4]
         areas = [abs(quad_area(n)) for n in named]
@@ -1813,7 +1817,7 @@ class Recognizer:
         out = list(readings)
         grown: list[CardReading] = []
         for i, r in enumerate(readings):
-            if r.card is not None or r.partial or len(r.corners) != 4:
+            if r.card is not None or r.partial or r.coded or len(r.corners) != 4:
                 continue
             q = np.array(r.corners, np.float32).reshape(4, 2)
             area = abs(quad_area(q))
@@ -2148,6 +2152,9 @@ class Recognizer:
                         if (out[i].card is None and reading.alternatives and cfg.retry_grow
                                 and not smeared[i] and not edge[i]):
                             out[i] = self._grown(pyr, warps[i], out[i])
+        for i, holds in coded.items():
+            if holds and out[i].card is None:
+                out[i] = replace(out[i], coded=True)
         fh, fw = pyr.levels[0].shape[:2]  # (w is a warp above)
         return [CardReading(None, r.corners, r.confidence, r.alternatives)
                 if r.card is not None and _cut_by_frame(r.corners, fw, fh) else r for r in out]

@@ -205,9 +205,9 @@ def test_zbar_is_not_run_on_a_frame_without_codes(monkeypatch: pytest.MonkeyPatc
 @pytest.mark.sources
 def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card whose corners show no index is read again turned a quarter (a card seen
-    nearly square) and sharpened (a blurred playing card) -- unless it holds one of our
-    codes: the recognizer asks the QR reader first, and the QR stage does not decode
-    that card a second time."""
+    nearly square) and sharpened (a blurred playing card), and looked round for the card
+    it may be a printed frame of -- unless it holds one of our codes: the recognizer asks
+    the QR reader first, and the QR stage does not decode that card a second time."""
     import vision.pipeline as pipeline
     import vision.qr as qr_module
     from vision.identify import FrameReader
@@ -228,6 +228,14 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
 
     retried = counted("_retry")  # read again restored
     turned = counted("_other_way_up")  # read again turned a quarter
+    rounded: list[object] = []  # looked round for a card (a frame printed in its middle)
+    real_round = pipeline.card_round_print
+
+    def counting_round(*args: object, **kw: object) -> object:
+        rounded.append(args)
+        return real_round(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "card_round_print", counting_round)
     decoded: list[str] = []
     real_decode = qr_module._decode_gray
 
@@ -243,13 +251,14 @@ def test_a_printed_card_is_not_read_again_restored(monkeypatch: pytest.MonkeyPat
     assert sorted(c.card.code for c in result.cards if c.card) == ["2D", "QS"]
     assert decoded == ["budge:gate"]  # once
     assert retried == [] and turned == []  # nor read turned a quarter (no index either way)
-    # without the question the printed card is read again, turned and restored (what the
-    # question saves)
+    assert rounded == []  # one of our own cards, whole
+    # without the question the printed card is read again, turned and restored, and
+    # looked round (what the question saves)
     reader.recognizer.holds_code = None
     decoded.clear()
     result = reader.read(frame.image)
     assert [c.data for c in result.codes] == ["budge:gate"]
-    assert len(retried) == 1 and len(turned) == 1
+    assert len(retried) == 1 and len(turned) == 1 and len(rounded) == 1
 
 
 def test_the_frame_is_searched_for_codes_only_where_paper_is_left(
