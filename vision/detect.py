@@ -1035,17 +1035,22 @@ class _Masks:
         self, mask: np.ndarray, polys: list[np.ndarray], box: tuple[int, int, int, int]
     ) -> int:
         """How many pixels :meth:`_uncovered` leaves on in the whole frame's mask inside
-        ``box`` (x0, y0, x1, y1): worked out in the box grown by the erosion's reach, where
-        every pixel of the box sees what it sees in the whole frame (not at the grown box's
-        own edges, which the erosion would take as paper beyond)."""
+        ``box`` (x0, y0, x1, y1): the quads filled in the whole frame (a polygon clipped
+        to a box is filled a pixel differently along its sides), the erosion made in the
+        box grown by its reach alone, where every pixel of the box sees what it sees in the
+        whole frame (not at the grown box's own edges, which it would take as paper
+        beyond)."""
         x0, y0, x1, y1 = box
         if x1 <= x0 or y1 <= y0:
             return 0
         h, w = self.blur.shape
         gx0, gy0 = max(0, x0 - _ERODE_REACH), max(0, y0 - _ERODE_REACH)
         gx1, gy1 = min(w, x1 + _ERODE_REACH), min(h, y1 + _ERODE_REACH)
-        left = self._uncovered(mask, polys, (gx0, gy0, gx1, gy1))
-        return int(cv2.countNonZero(left[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]))
+        left = mask.copy()
+        for poly in polys:
+            cv2.fillPoly(left, [poly], 0)
+        part = cv2.erode(np.ascontiguousarray(left[gy0:gy1, gx0:gx1]), _SQUARE5)
+        return int(cv2.countNonZero(part[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]))
 
     def left_over(
         self, quads: list[np.ndarray], min_px: float

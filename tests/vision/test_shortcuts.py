@@ -433,3 +433,34 @@ def test_the_tables_lighter_part_is_no_hand_of_cards(monkeypatch) -> None:
         assert sorted(c.card.code for c in result.cards if c.card is not None) == sorted(
             c.code for c in frame.playing_cards)
         assert [c.data for c in result.codes] == [c.data for c in frame.codes]
+
+
+def test_paper_left_uncovered_is_counted_in_a_box_as_in_the_whole_frame() -> None:
+    """What the quads leave of a mask, eroded, counted inside a box (worked out in the box
+    grown by the erosion's reach) is what the whole frame's gives inside it: boxes inside
+    the frame, at its edges and the whole of it, quads partly off the frame."""
+    from vision.detect import _Masks, _Shrunk
+
+    rng = np.random.default_rng(23)
+    cfg = RecognizerConfig()
+    for _ in range(150):
+        h, w = int(rng.integers(20, 200)), int(rng.integers(20, 260))
+        gray = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        masks = _Masks(gray, _Shrunk(cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR), 1.0, (w, h)), cfg)
+        mask = _blotches(rng, h, w) * np.uint8(rng.choice([1, 255]))
+        polys = []
+        for _ in range(int(rng.integers(0, 5))):
+            c = rng.uniform([-20, -20], [w + 20, h + 20])
+            side = rng.uniform(5, 0.6 * min(h, w) + 6)
+            a = rng.uniform(0, np.pi)
+            turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            quad = np.array([[-1, -1.4], [1, -1.4], [1, 1.4], [-1, 1.4]]) * side / 2 @ turn.T
+            polys.append(np.round(quad + c).astype(np.int32))
+        whole = masks._uncovered(mask, polys)
+        for _ in range(10):
+            x0, y0 = int(rng.integers(0, w)), int(rng.integers(0, h))
+            x1, y1 = int(rng.integers(x0, w + 1)), int(rng.integers(y0, h + 1))
+            if rng.random() < 0.2:
+                x0, y0, x1, y1 = 0, 0, w, h
+            want = cv2.countNonZero(whole[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else 0
+            assert masks._uncovered_count(mask, polys, (x0, y0, x1, y1)) == want
