@@ -30,12 +30,15 @@ from typing import Any
 
 from companion.cards import RANKS, SUITS, Card
 
+# the speed goal: milliseconds a 1280x720 frame of up to 12 cards, on one core
+SPEED_GOAL_MS = 15.0
+
 
 @dataclass(frozen=True)
 class BenchConfig:
     """What the synthetic part of the benchmark renders."""
 
-    frames: int = 12
+    frames: int = 24
     seed: int = 1
     width: int = 1280
     height: int = 720
@@ -98,6 +101,10 @@ class Tally:
     ms: list[float] = field(default_factory=list)
     suit: dict[str, Counter[str]] = field(default_factory=dict)
     rank: dict[str, Counter[str]] = field(default_factory=dict)
+    # the rendered frames holding the most cards (the speed goal's case): how many cards,
+    # and each one's time
+    full_cards: int = 0
+    full_ms: list[float] = field(default_factory=list)
 
     def add(self, labelled: Sequence[Card], score: ImageScore, ms: float) -> None:
         self.images += 1
@@ -121,6 +128,9 @@ class Tally:
                      "partial_found", "codes_expected", "codes_found"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.ms.extend(other.ms)
+        if other.full_ms:
+            self.full_cards = max(self.full_cards, other.full_cards)
+            self.full_ms.extend(other.full_ms)
         for mine, theirs in ((self.suit, other.suit), (self.rank, other.rank)):
             for key, counts in theirs.items():
                 mine.setdefault(key, Counter()).update(counts)
@@ -136,6 +146,7 @@ class Tally:
 
     def to_json(self) -> dict[str, Any]:
         ms = sorted(self.ms)
+        full = sorted(self.full_ms)
         return {
             "name": self.name,
             "images": self.images,
@@ -153,6 +164,12 @@ class Tally:
             "ms_median": _round(statistics.median(ms)) if ms else None,
             "ms_mean": _round(statistics.fmean(ms)) if ms else None,
             "ms_p90": _round(ms[min(len(ms) - 1, int(0.9 * len(ms)))]) if ms else None,
+            # (rendered frames only: those holding full_cards cards, their median and
+            # slowest)
+            "full_cards": self.full_cards or None,
+            "full_frames": len(full),
+            "ms_full_median": _round(statistics.median(full)) if full else None,
+            "ms_full_max": _round(full[-1]) if full else None,
             "per_suit": {k: dict(self.suit[k]) for k in _suit_order(self.suit)},
             "per_rank": {k: dict(self.rank[k]) for k in _rank_order(self.rank)},
         }
@@ -246,6 +263,9 @@ def bench_synthetic(reader: Any, config: BenchConfig) -> Tally:
         result = reader.read(frame.image)
         cards = frame.playing_cards
         tally.add(cards, score_image(cards, (), (c.card for c in result.cards)), result.ms)
+        if n_cards == config.max_cards:
+            tally.full_cards = n_cards
+            tally.full_ms.append(result.ms)
         tally.codes_expected += len(frame.codes)
         found = {c.data for c in result.codes}
         tally.codes_found += sum(1 for c in frame.codes if c.data in found)
@@ -407,6 +427,13 @@ def format_report(tallies: Sequence[Tally], synth: Tally | None, deck: str | Non
     if synth is not None and synth.codes_expected:
         lines.append(
             f"QR codes on synthetic frames: {synth.codes_found}/{synth.codes_expected} read"
+        )
+    if synth is not None and synth.full_ms:
+        j = synth.to_json()
+        lines.append(
+            f"synthetic frames of {synth.full_cards} cards ({j['full_frames']}): "
+            f"{_ms(j['ms_full_median'])} ms median, {_ms(j['ms_full_max'])} ms the slowest "
+            f"(goal: {SPEED_GOAL_MS:g} ms a 1280x720 frame of up to 12 cards)"
         )
     if tallies:
         total = _total(tallies)

@@ -72,6 +72,11 @@ def test_bench_json_on_a_synthetic_folder_and_a_real_one(
     assert report["synthetic"]["labelled"] == 12 + 9
     assert report["synthetic"]["codes_expected"] == 1
     assert report["synthetic"]["codes_found"] == 1
+    # the speed goal's case, timed apart: the one frame of 12 cards of the two
+    full = report["synthetic"]
+    assert full["full_cards"] == 12 and full["full_frames"] == 1
+    assert 0 < full["ms_full_median"] == full["ms_full_max"]
+    assert report["total"]["full_frames"] == 0 and report["total"]["ms_full_median"] is None
 
 
 def test_bench_vision_command_prints_a_table(repo_root: Path, shared_dir: Path) -> None:
@@ -84,6 +89,7 @@ def test_bench_vision_command_prints_a_table(repo_root: Path, shared_dir: Path) 
     assert proc.returncode == 0, proc.stderr
     assert "precision" in proc.stdout and "phone-scenes" in proc.stdout
     assert "synthetic 1280x720" in proc.stdout
+    assert "synthetic frames of 12 cards (1):" in proc.stdout and "goal: 15 ms" in proc.stdout
     assert "by suit" in proc.stdout and "by rank" in proc.stdout
 
 
