@@ -1,4 +1,4 @@
-/* The card reader's C kernels: five loops over a corner patch's or a glyph's pixels that
+/* The card reader's C kernels: six loops over a corner patch's or a glyph's pixels that
  * numpy and OpenCV do in several calls or a slow pass each, done in one (see
  * vision/native.py, which loads them with the compiled modules, and scripts/build_native.py,
  * which builds them).
@@ -10,6 +10,11 @@
  *   hog_hist  -- the cell histograms of vision.glyphs._hog, gradients binned by a table
  *                that numpy itself computed (vision.glyphs._bin_table): no angle is
  *                computed here, so none can differ by a last bit from numpy's
+ *   cc_label  -- the labels OpenCV's connectedComponents gives a mask (8-connected,
+ *                16-bit; vision.pipeline._components): the components numbered in the
+ *                order of the first 2 x 2 block of the picture (row pair by row pair)
+ *                that holds a pixel of theirs, as OpenCV's block-based labelling numbers
+ *                them
  *   cc_stats  -- the statistics OpenCV's connectedComponentsWithStats gives beside the
  *                labels connectedComponents gives alike (vision.pipeline._components):
  *                OpenCV's own pass over the labels costs more than the labelling
@@ -201,6 +206,215 @@ done:
     return result;
 }
 
+/* cc_label's runs of ink (row, first column, one past the last, provisional label), the
+ * provisional labels' union-find parents and, per root, its component's key and statistics,
+ * kept from call to call and grown as needed (the interpreter's lock is held throughout) */
+typedef struct {
+    int32_t y, start, end, label;
+} cc_run;
+static cc_run *cc_runs = NULL;
+static int32_t *cc_parent = NULL, *cc_order = NULL;
+static int64_t *cc_key = NULL;
+static int32_t *cc_box = NULL; /* left, top, right, bottom, area, number per root */
+static Py_ssize_t cc_runs_size = 0, cc_roots_size = 0;
+
+static int32_t cc_root(int32_t *parent, int32_t i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]]; /* (halving the path: a parent is always smaller) */
+        i = parent[i];
+    }
+    return i;
+}
+
+static int cc_by_key(const void *a, const void *b) {
+    int64_t ka = cc_key[*(const int32_t *)a], kb = cc_key[*(const int32_t *)b];
+    return (ka > kb) - (ka < kb);
+}
+
+/* cc_label(mask, rows, cols, labels, stats) -> int
+ * The 8-connected components of ``mask`` (uint8, rows x cols; a pixel not 0 is ink) into
+ * ``labels`` (uint16, rows x cols, overwritten): the background 0, the components 1 to n - 1
+ * numbered as OpenCV's connectedComponents numbers them -- in the order of the first 2 x 2
+ * block, of the blocks taken two rows at a time from the top and left to right, that holds
+ * a pixel of theirs (the four pixels of a block are all one component's, any two of them
+ * neighbours); and into the first n rows of ``stats`` (int32, at least n x 5) what
+ * cc_stats makes of those labels (OpenCV's connectedComponentsWithStats's statistics).
+ * Returns n (the components and the background).  The caller keeps n - 1 under 65536 (a
+ * mask of fewer 2 x 2 blocks has fewer components); more than ``stats`` holds is a
+ * ValueError.  Worked out run by run: each row's runs of ink, each joined to the runs of
+ * the row above it touches (side by side or corner to corner) under one provisional label;
+ * a component's key is the least block its runs start in. */
+static PyObject *cc_label(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "cc_label(mask, rows, cols, labels, stats)");
+        return NULL;
+    }
+    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[3];
+    static const int writable[3] = {0, 1, 1};
+    PyObject *const objects[3] = {args[0], args[3], args[4]};
+    if (take_all(objects, views, writable, 3) < 0) return NULL;
+    const Py_buffer msk = views[0], lab = views[1], sta = views[2];
+    PyObject *result = NULL;
+    Py_ssize_t capacity = sta.len / (Py_ssize_t)(5 * sizeof(int32_t));
+    if (rows < 0 || cols < 0 || msk.len != rows * cols
+        || lab.len != rows * cols * (Py_ssize_t)sizeof(uint16_t)
+        || sta.len != capacity * 5 * (Py_ssize_t)sizeof(int32_t) || capacity < 1) {
+        wrong_size("cc_label");
+        goto done;
+    }
+    /* (at most one run in every two columns of a row) */
+    Py_ssize_t most = rows * ((cols + 1) / 2) + 1;
+    if (most > cc_runs_size) {
+        cc_run *runs = (cc_run *)PyMem_RawRealloc(cc_runs, (size_t)most * sizeof(cc_run));
+        if (runs == NULL) { PyErr_NoMemory(); goto done; }
+        cc_runs = runs;
+        cc_runs_size = most;
+    }
+    if (most > cc_roots_size) {
+        int32_t *parent = (int32_t *)PyMem_RawRealloc(cc_parent, (size_t)most * sizeof(int32_t));
+        if (parent == NULL) { PyErr_NoMemory(); goto done; }
+        cc_parent = parent;
+        int32_t *order = (int32_t *)PyMem_RawRealloc(cc_order, (size_t)most * sizeof(int32_t));
+        if (order == NULL) { PyErr_NoMemory(); goto done; }
+        cc_order = order;
+        int64_t *key = (int64_t *)PyMem_RawRealloc(cc_key, (size_t)most * sizeof(int64_t));
+        if (key == NULL) { PyErr_NoMemory(); goto done; }
+        cc_key = key;
+        int32_t *box = (int32_t *)PyMem_RawRealloc(cc_box, (size_t)most * 6 * sizeof(int32_t));
+        if (box == NULL) { PyErr_NoMemory(); goto done; }
+        cc_box = box;
+        cc_roots_size = most;
+    }
+    const uint8_t *m = (const uint8_t *)msk.buf;
+    cc_run *runs = cc_runs;
+    int32_t *parent = cc_parent;
+    Py_ssize_t nruns = 0, above = 0, above_end = 0; /* the row above's runs: above..above_end-1 */
+    int32_t next = 1;
+    int64_t ink = 0;
+    /* the background's box, row by row */
+    int32_t bg_left = INT32_MAX, bg_top = INT32_MAX, bg_right = -1, bg_bottom = -1;
+    for (Py_ssize_t y = 0; y < rows; y++) {
+        const uint8_t *row = m + y * cols;
+        Py_ssize_t first = nruns, x = 0;
+        while (x < cols) {
+            /* (the paper between glyphs, most of a patch: eight pixels at a time) */
+            uint64_t eight;
+            while (x + 8 <= cols && (memcpy(&eight, row + x, sizeof eight), eight == 0)) x += 8;
+            while (x < cols && !row[x]) x++;
+            if (x >= cols) break;
+            Py_ssize_t s0 = x;
+            while (x < cols && row[x]) x++;
+            cc_run *r = &runs[nruns++];
+            r->y = (int32_t)y;
+            r->start = (int32_t)s0;
+            r->end = (int32_t)x;
+            r->label = 0;
+            ink += x - s0;
+            /* the runs above it touches: from s0 - 1 to x (corner to corner too); a run
+             * above may touch the next run of this row as well, so only those ending
+             * before this one's start are passed for good */
+            while (above < above_end && runs[above].end < s0) above++;
+            for (Py_ssize_t k = above; k < above_end && runs[k].start <= x; k++) {
+                int32_t l = runs[k].label;
+                if (r->label == 0) {
+                    r->label = cc_root(parent, l);
+                } else {
+                    int32_t a = cc_root(parent, r->label), b = cc_root(parent, l);
+                    if (a < b) parent[b] = a;
+                    else if (b < a) parent[a] = b;
+                    r->label = a < b ? a : b;
+                }
+            }
+            if (r->label == 0) {
+                parent[next] = next;
+                r->label = next++;
+            }
+        }
+        /* the background in this row: unless one run covers it all */
+        Py_ssize_t nrow = nruns - first;
+        if (nrow == 0 || runs[first].start > 0 || runs[first].end < cols) {
+            int32_t left = (nrow == 0 || runs[first].start > 0) ? 0 : runs[first].end;
+            int32_t right = (nrow == 0 || runs[nruns - 1].end < cols)
+                                ? (int32_t)(cols - 1) : runs[nruns - 1].start - 1;
+            if (left < bg_left) bg_left = left;
+            if (right > bg_right) bg_right = right;
+            if (bg_top == INT32_MAX) bg_top = (int32_t)y;
+            bg_bottom = (int32_t)y;
+        }
+        above = first;
+        above_end = nruns;
+    }
+    /* each root's key (the least block its runs start in) and box */
+    Py_ssize_t bw = (cols + 1) / 2;
+    int64_t *key = cc_key;
+    int32_t *box = cc_box;
+    for (int32_t i = 1; i < next; i++) {
+        parent[i] = parent[parent[i]]; /* (a parent is always smaller: in order, one step) */
+        if (parent[i] == i) {
+            key[i] = INT64_MAX;
+            int32_t *b = box + 6 * (Py_ssize_t)i;
+            b[0] = INT32_MAX; b[1] = INT32_MAX; b[2] = -1; b[3] = -1; b[4] = 0; b[5] = 0;
+        }
+    }
+    for (Py_ssize_t k = 0; k < nruns; k++) {
+        cc_run *r = &runs[k];
+        int32_t root = parent[r->label];
+        r->label = root;
+        int64_t kb = (int64_t)(r->y / 2) * bw + r->start / 2;
+        if (kb < key[root]) key[root] = kb;
+        int32_t *b = box + 6 * (Py_ssize_t)root;
+        if (r->start < b[0]) b[0] = r->start;
+        if (b[1] == INT32_MAX) b[1] = r->y;
+        if (r->end - 1 > b[2]) b[2] = r->end - 1;
+        b[3] = r->y;
+        b[4] += r->end - r->start;
+    }
+    int32_t count = 0, *order = cc_order;
+    for (int32_t i = 1; i < next; i++)
+        if (parent[i] == i) order[count++] = i;
+    if (count + 1 > capacity) {
+        PyErr_Format(PyExc_ValueError, "cc_label: %d components, room for %zd", count,
+                     capacity - 1);
+        goto done;
+    }
+    qsort(order, (size_t)count, sizeof(int32_t), cc_by_key);
+    int32_t *st = (int32_t *)sta.buf;
+    int64_t background = (int64_t)rows * cols - ink;
+    if (background == 0) {
+        st[0] = -1; st[1] = INT32_MAX; st[2] = 0; st[3] = 0; st[4] = 0;
+    } else {
+        st[0] = bg_left;
+        st[1] = bg_top;
+        st[2] = bg_right - bg_left + 1;
+        st[3] = bg_bottom - bg_top + 1;
+        st[4] = (int32_t)background;
+    }
+    for (int32_t j = 0; j < count; j++) {
+        int32_t *b = box + 6 * (Py_ssize_t)order[j], *o = st + 5 * (Py_ssize_t)(j + 1);
+        b[5] = j + 1;
+        o[0] = b[0];
+        o[1] = b[1];
+        o[2] = b[2] - b[0] + 1;
+        o[3] = b[3] - b[1] + 1;
+        o[4] = b[4];
+    }
+    uint16_t *out = (uint16_t *)lab.buf;
+    memset(out, 0, (size_t)(rows * cols) * sizeof(uint16_t));
+    for (Py_ssize_t k = 0; k < nruns; k++) {
+        const cc_run *r = &runs[k];
+        uint16_t v = (uint16_t)box[6 * (Py_ssize_t)r->label + 5];
+        uint16_t *o = out + (Py_ssize_t)r->y * cols;
+        for (int32_t x = r->start; x < r->end; x++) o[x] = v;
+    }
+    result = PyLong_FromLong((long)(count + 1));
+done:
+    release_all(views, 3);
+    return result;
+}
+
 /* cc_stats(labels, rows, cols, out) -> None
  * The statistics of the components that ``labels`` (uint16, rows x cols, numbered 0 to n-1)
  * number, as OpenCV's connectedComponentsWithStats gives them, into ``out`` (int32, n x 5,
@@ -355,6 +569,9 @@ static PyMethodDef methods[] = {
      "paper(bgr, grey, rows, cols, t): count and colour sums of every third pixel above t"},
     {"hog_hist", (PyCFunction)(void (*)(void))hog_hist, METH_FASTCALL,
      "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"},
+    {"cc_label", (PyCFunction)(void (*)(void))cc_label, METH_FASTCALL,
+     "cc_label(mask, rows, cols, labels, stats): 8-connected components as OpenCV numbers "
+     "them, and their statistics"},
     {"cc_stats", (PyCFunction)(void (*)(void))cc_stats, METH_FASTCALL,
      "cc_stats(labels, rows, cols, out): box and area of each labelled component"},
     {"open_lines", (PyCFunction)(void (*)(void))open_lines, METH_FASTCALL,

@@ -9,11 +9,11 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: five loops over a patch's or
+Built with them is a small C extension, ``vision/_kernels.c``: six loops over a patch's or
 a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms, the
-statistics of connected components, the openings by a line) that numpy and OpenCV take
-several calls or a slow pass each for, giving the same numbers to the bit; the compiled
-modules call it (:func:`kernels`), the sources do that work themselves.
+labels of connected components and their statistics, the openings by a line) that numpy
+and OpenCV take several calls or a slow pass each for, giving the same numbers to the bit;
+the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
 them, by this Python: the build writes a digest of both (:func:`digest`) beside its
@@ -112,6 +112,9 @@ class Kernels(Protocol):
 
     def hog_hist(self, squares: NDArray[np.float32], bins: NDArray[np.uint8],
                  weights: NDArray[np.float64], out: NDArray[np.float64]) -> None: ...
+
+    def cc_label(self, mask: NDArray[np.uint8], rows: int, cols: int,
+                 labels: NDArray[np.uint16], stats: NDArray[np.int32]) -> int: ...
 
     def cc_stats(self, labels: NDArray[np.uint16], rows: int, cols: int,
                  out: NDArray[np.int32]) -> None: ...

@@ -1039,9 +1039,19 @@ def _components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """Connected components (8-connected) of a small mask: count, labels, stats.  16-bit
     labels: OpenCV's 32-bit path takes about three times as long on patches this size, and
     a corner patch or centre crop holds far fewer than 65535 components.  With the C
-    kernels, the statistics are theirs (the same numbers): OpenCV's pass making them costs
-    more than its labelling, which gives the same labels without it."""
+    kernels, labels and statistics are theirs (the same numbers: a patch's ink, mostly
+    paper between a few glyphs, is labelled run by run in half the time), for a mask of
+    fewer 2 x 2 blocks than 16-bit labels number (more, and OpenCV's own labelling may
+    refuse it, as it does)."""
     if _KERNELS is not None:
+        h, w = mask.shape[:2]
+        blocks = ((h + 1) // 2) * ((w + 1) // 2)
+        if (mask.ndim == 2 and mask.dtype == np.uint8 and mask.flags.c_contiguous
+                and 0 < blocks < 65535):
+            numbered: NDArray[np.uint16] = np.empty((h, w), np.uint16)
+            boxes: NDArray[np.int32] = np.empty((blocks + 1, 5), np.int32)
+            count = _KERNELS.cc_label(mask, h, w, numbered, boxes)
+            return count, numbered, boxes[:count]
         n, found = cv2.connectedComponents(mask, connectivity=8, ltype=cv2.CV_16U)
         ids: NDArray[np.uint16] = np.asarray(found, dtype=np.uint16)
         if ids.flags.c_contiguous:

@@ -129,12 +129,49 @@ def _opencvs_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, stats
 
 
-def test_component_statistics_are_opencvs() -> None:
-    """``_components`` through the kernel: the count, labels and statistics (box and area
-    of each component, the background's first) OpenCV's connectedComponentsWithStats gives,
-    on the ink masks of pieces of the photos (at several thresholds), random masks sparse
-    and dense, and the degenerate ones: one pixel, one row, one column, no ink, all ink
-    (the background then has no pixels: -1, 2**31 - 1, 0, 0, 0, as OpenCV says it)."""
+def _ink_masks(rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """Random masks of every kind a labelling can trip on: specks sparse and dense, blots
+    (smoothed noise), lines and their crossings, a checkerboard (every pixel of it joined
+    corner to corner only), ink along the borders, whole rows and columns of ink; ink of
+    any value but 0."""
+    masks = []
+    for i in range(count):
+        h, w = (int(x) for x in rng.integers(1, 180, 2))
+        kind = i % 5
+        if kind == 0:
+            m = (rng.random((h, w)) < rng.random()).astype(np.uint8)
+        elif kind == 1:
+            k = int(rng.integers(0, 4)) * 2 + 1
+            noise = rng.integers(0, 255, (h, w), dtype=np.uint8)
+            m = (cv2.GaussianBlur(noise, (k, k), 0) < rng.integers(60, 170)).astype(np.uint8)
+        elif kind == 2:
+            m = np.zeros((h, w), np.uint8)
+            for _ in range(int(rng.integers(1, 8))):
+                a = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+                b = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+                cv2.line(m, a, b, 1, int(rng.integers(1, 3)))
+        elif kind == 3:
+            m = ((np.add.outer(np.arange(h), np.arange(w)) + i) % 2).astype(np.uint8)
+            m[rng.random((h, w)) < 0.1] = 0
+        else:
+            m = (rng.random((h, w)) < 0.3).astype(np.uint8)
+            m[:, int(rng.integers(0, w))] = 1
+            m[int(rng.integers(0, h)), :] = 1
+            m[0, :] = m[-1, :] = int(rng.integers(0, 2))
+        if i % 3 == 0:
+            m *= np.uint8(rng.integers(1, 256))
+        masks.append(np.ascontiguousarray(m))
+    return masks
+
+
+def test_components_are_opencvs() -> None:
+    """``_components`` through the kernel (labelled run by run): the count, the labels in
+    OpenCV's order, and the statistics (box and area of each component, the background's
+    first) OpenCV's connectedComponentsWithStats gives, on the ink masks of pieces of the
+    photos (at several thresholds), random masks of every kind, and the degenerate ones:
+    one pixel, one row, one column, no ink, all ink (the background then has no pixels:
+    -1, 2**31 - 1, 0, 0, 0, as OpenCV says it).  A mask the kernel does not take (not
+    contiguous; of more 2 x 2 blocks than 16-bit labels number) is OpenCV's to label."""
     _kernels()
     rng = np.random.default_rng(5)
     masks = [np.zeros((1, 1), np.uint8), np.ones((1, 1), np.uint8), np.ones((1, 9), np.uint8),
@@ -144,14 +181,33 @@ def test_component_statistics_are_opencvs() -> None:
         v = pipeline._ink_channel(pic)
         for q in (10, 50, 80):
             masks.append(pipeline._below(v, float(np.percentile(v, q))))
-    for _ in range(600):
-        h, w = (int(x) for x in rng.integers(1, 180, 2))
-        masks.append((rng.random((h, w)) < rng.random()).astype(np.uint8))
+    masks += _ink_masks(rng, 3000)
+    big = np.zeros((600, 600), np.uint8)  # (90,000 blocks)
+    cv2.circle(big, (300, 300), 200, 1, 9)
+    cv2.rectangle(big, (20, 20), (80, 500), 1, -1)
+    masks += [big, np.ones((300, 400), np.uint8)[::2]]
     for mask in masks:
-        n, labels, stats = pipeline._components(mask.copy())
+        n, labels, stats = pipeline._components(mask.copy() if mask.flags.c_contiguous
+                                                else mask)
         want_n, want_labels, want_stats = _opencvs_components(mask)
         assert n == want_n and np.array_equal(labels, want_labels), mask.shape
         assert stats.dtype == want_stats.dtype and np.array_equal(stats, want_stats), mask.shape
+
+
+def test_components_are_labelled_apart_from_opencv() -> None:
+    """The kernel's own labels, given straight (not through ``_components``), on masks
+    whose labels OpenCV numbers block by block: the same count, labels and statistics,
+    and its statistics where the room for them is larger than needed, untouched beyond."""
+    k = _kernels()
+    rng = np.random.default_rng(9)
+    for mask in _ink_masks(rng, 500):
+        h, w = mask.shape
+        labels = np.full((h, w), 7, np.uint16)
+        stats = np.full((h * w + 3, 5), -7, np.int32)
+        n = k.cc_label(mask, h, w, labels, stats)
+        want_n, want_labels, want_stats = _opencvs_components(mask)
+        assert n == want_n and np.array_equal(labels, want_labels)
+        assert np.array_equal(stats[:n], want_stats) and (stats[n:] == -7).all()
 
 
 def test_line_openings_are_the_box_sums() -> None:
@@ -230,6 +286,19 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.open_lines(grey, 10, 10, 0, False, 0, 10, grey.copy())
     with pytest.raises(ValueError, match="open_lines"):
         k.open_lines(grey, 10, 10, 5, False, 0, 10, np.zeros((9, 10), np.uint8))
+    mask = np.ones((4, 5), np.uint8)
+    mask[:, 2] = 0  # two components and the background: three rows of statistics
+    with pytest.raises(ValueError, match="cc_label"):
+        k.cc_label(mask, 5, 5, labels, np.zeros((3, 5), np.int32))
+    with pytest.raises(ValueError, match="cc_label"):
+        k.cc_label(mask, 4, 5, np.zeros((4, 4), np.uint16), np.zeros((3, 5), np.int32))
+    with pytest.raises(ValueError, match="cc_label"):
+        k.cc_label(mask, 4, 5, labels, np.zeros((3, 4), np.int32))
+    with pytest.raises(ValueError, match="cc_label"):  # no room for the second component
+        k.cc_label(mask, 4, 5, labels, stats[:1].copy())
+    assert (labels == 0).all() and (stats == 7).all()
+    assert k.cc_label(mask, 4, 5, labels, np.zeros((3, 5), np.int32)) == 3
+    labels[:] = 0
     labels[2, 3] = 1  # a label the statistics have no row for
     with pytest.raises(ValueError, match="cc_stats"):
         k.cc_stats(labels, 4, 5, stats)
