@@ -54,17 +54,29 @@ static PyObject *wrong_size(const char *function) {
     return NULL;
 }
 
+/* a kernel's call checked: ``nargs`` arguments as ``usage`` names them (a TypeError else),
+ * and, where ``rows`` is given, the picture's rows and columns from args[at] and
+ * args[at + 1]; 0, or -1 with the error set */
+static int called(Py_ssize_t nargs, Py_ssize_t want, const char *usage, PyObject *const *args,
+                  int at, Py_ssize_t *rows, Py_ssize_t *cols) {
+    if (nargs != want) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (rows == NULL) return 0;
+    *rows = PyLong_AsSsize_t(args[at]);
+    *cols = PyLong_AsSsize_t(args[at + 1]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* level(grey, rows, cols, k) -> int
  * Of the pixels of every other row and every other column (from the first) of ``grey``
  * (uint8, rows x cols), the least level L such that more than k of them are at most L: the
  * k-th smallest of them (from 0).  256 where k is as many as they are or more. */
 static PyObject *level(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "level(grey, rows, cols, k)");
-        return NULL;
-    }
-    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
+    Py_ssize_t rows, cols;
+    if (called(nargs, 4, "level(grey, rows, cols, k)", args, 1, &rows, &cols) < 0) return NULL;
     long long k = PyLong_AsLongLong(args[3]);
     if (PyErr_Occurred()) return NULL;
     Py_buffer grey;
@@ -95,11 +107,9 @@ static PyObject *level(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
  * uint8, rows x cols x 3; ``grey``: uint8, rows x cols). */
 static PyObject *paper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "paper(bgr, grey, rows, cols, t)");
+    Py_ssize_t rows, cols;
+    if (called(nargs, 5, "paper(bgr, grey, rows, cols, t)", args, 2, &rows, &cols) < 0)
         return NULL;
-    }
-    Py_ssize_t rows = PyLong_AsSsize_t(args[2]), cols = PyLong_AsSsize_t(args[3]);
     long t = PyLong_AsLong(args[4]);
     if (PyErr_Occurred()) return NULL;
     Py_buffer views[2];
@@ -143,10 +153,8 @@ static PyObject *paper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
  * which numpy's bincount adds them, so the sums are the same to the bit. */
 static PyObject *hog_hist(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "hog_hist(squares, bins, weights, out)");
+    if (called(nargs, 4, "hog_hist(squares, bins, weights, out)", args, 0, NULL, NULL) < 0)
         return NULL;
-    }
     Py_buffer views[4];
     static const int writable[4] = {0, 0, 0, 1};
     if (take_all(args, views, writable, 4) < 0) return NULL;
@@ -218,6 +226,18 @@ static int64_t *cc_key = NULL;
 static int32_t *cc_box = NULL; /* left, top, right, bottom, area, number per root */
 static Py_ssize_t cc_runs_size = 0, cc_roots_size = 0;
 
+/* ``*buffer`` made room for ``count`` items of ``size`` bytes (its contents kept); 0, or -1
+ * with a MemoryError (the buffer then as it was) */
+static int grown(void **buffer, Py_ssize_t count, size_t size) {
+    void *more = PyMem_RawRealloc(*buffer, (size_t)count * size);
+    if (more == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buffer = more;
+    return 0;
+}
+
 static int32_t cc_root(int32_t *parent, int32_t i) {
     while (parent[i] != i) {
         parent[i] = parent[parent[i]]; /* (halving the path: a parent is always smaller) */
@@ -246,12 +266,10 @@ static int cc_by_key(const void *a, const void *b) {
  * a component's key is the least block its runs start in. */
 static PyObject *cc_label(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "cc_label(mask, rows, cols, labels, stats)");
+    Py_ssize_t rows, cols;
+    if (called(nargs, 5, "cc_label(mask, rows, cols, labels, stats)", args, 1, &rows, &cols)
+        < 0)
         return NULL;
-    }
-    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
-    if (PyErr_Occurred()) return NULL;
     Py_buffer views[3];
     static const int writable[3] = {0, 1, 1};
     PyObject *const objects[3] = {args[0], args[3], args[4]};
@@ -268,24 +286,15 @@ static PyObject *cc_label(PyObject *self, PyObject *const *args, Py_ssize_t narg
     /* (at most one run in every two columns of a row) */
     Py_ssize_t most = rows * ((cols + 1) / 2) + 1;
     if (most > cc_runs_size) {
-        cc_run *runs = (cc_run *)PyMem_RawRealloc(cc_runs, (size_t)most * sizeof(cc_run));
-        if (runs == NULL) { PyErr_NoMemory(); goto done; }
-        cc_runs = runs;
+        if (grown((void **)&cc_runs, most, sizeof(cc_run)) < 0) goto done;
         cc_runs_size = most;
     }
     if (most > cc_roots_size) {
-        int32_t *parent = (int32_t *)PyMem_RawRealloc(cc_parent, (size_t)most * sizeof(int32_t));
-        if (parent == NULL) { PyErr_NoMemory(); goto done; }
-        cc_parent = parent;
-        int32_t *order = (int32_t *)PyMem_RawRealloc(cc_order, (size_t)most * sizeof(int32_t));
-        if (order == NULL) { PyErr_NoMemory(); goto done; }
-        cc_order = order;
-        int64_t *key = (int64_t *)PyMem_RawRealloc(cc_key, (size_t)most * sizeof(int64_t));
-        if (key == NULL) { PyErr_NoMemory(); goto done; }
-        cc_key = key;
-        int32_t *box = (int32_t *)PyMem_RawRealloc(cc_box, (size_t)most * 6 * sizeof(int32_t));
-        if (box == NULL) { PyErr_NoMemory(); goto done; }
-        cc_box = box;
+        if (grown((void **)&cc_parent, most, sizeof(int32_t)) < 0
+            || grown((void **)&cc_order, most, sizeof(int32_t)) < 0
+            || grown((void **)&cc_key, most, sizeof(int64_t)) < 0
+            || grown((void **)&cc_box, most, 6 * sizeof(int32_t)) < 0)
+            goto done;
         cc_roots_size = most;
     }
     const uint8_t *m = (const uint8_t *)msk.buf;
@@ -424,12 +433,9 @@ done:
  * runs of one label: a component's run changes its box and area once. */
 static PyObject *cc_stats(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "cc_stats(labels, rows, cols, out)");
+    Py_ssize_t rows, cols;
+    if (called(nargs, 4, "cc_stats(labels, rows, cols, out)", args, 1, &rows, &cols) < 0)
         return NULL;
-    }
-    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
-    if (PyErr_Occurred()) return NULL;
     Py_buffer views[2];
     static const int writable[2] = {0, 1};
     PyObject *const objects[2] = {args[0], args[3]};
@@ -509,11 +515,10 @@ done:
  * c1 + n // 2 (inside the line). */
 static PyObject *open_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "open_lines(mask, rows, cols, n, vertical, lo, hi, out)");
+    Py_ssize_t rows, cols;
+    if (called(nargs, 8, "open_lines(mask, rows, cols, n, vertical, lo, hi, out)", args, 1,
+               &rows, &cols) < 0)
         return NULL;
-    }
-    Py_ssize_t rows = PyLong_AsSsize_t(args[1]), cols = PyLong_AsSsize_t(args[2]);
     Py_ssize_t n = PyLong_AsSsize_t(args[3]);
     int vertical = PyObject_IsTrue(args[4]);
     Py_ssize_t lo = PyLong_AsSsize_t(args[5]), hi = PyLong_AsSsize_t(args[6]);

@@ -1023,12 +1023,7 @@ class _Masks:
         given."""
         h, w = self.blur.shape
         x0, y0, x1, y1 = box or (0, 0, w, h)
-        left = mask[y0:y1, x0:x1].copy()
-        at = np.array([x0, y0], np.int32)
-        for poly in polys:
-            # (one by one: polygons filled together leave where two overlap unfilled, and
-            # a court's printed frame, a quad inside its card's, is among the quads)
-            cv2.fillPoly(left, [poly - at], 0)
+        left = _filled_out(mask[y0:y1, x0:x1], polys, (x0, y0))
         return np.asarray(cv2.erode(left, _SQUARE5), dtype=np.uint8)
 
     def _uncovered_count(
@@ -1046,9 +1041,7 @@ class _Masks:
         h, w = self.blur.shape
         gx0, gy0 = max(0, x0 - _ERODE_REACH), max(0, y0 - _ERODE_REACH)
         gx1, gy1 = min(w, x1 + _ERODE_REACH), min(h, y1 + _ERODE_REACH)
-        left = mask.copy()
-        for poly in polys:
-            cv2.fillPoly(left, [poly], 0)
+        left = _filled_out(mask, polys)
         part = cv2.erode(np.ascontiguousarray(left[gy0:gy1, gx0:gx1]), _SQUARE5)
         return int(cv2.countNonZero(part[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]))
 
@@ -1118,6 +1111,20 @@ class _Masks:
         if sum((b[2] - b[0]) * (b[3] - b[1]) for b in boxes) > 0.5 * h * w:
             return None  # as well look at everything at once
         return boxes
+
+
+def _filled_out(
+    mask: np.ndarray, polys: list[np.ndarray], at: tuple[int, int] = (0, 0)
+) -> np.ndarray:
+    """A copy of ``mask`` (whose top-left pixel is ``at`` of the frame) with the polygons
+    ``polys`` (frame pixels) filled with 0."""
+    left = mask.copy()
+    shift = np.array(at, np.int32)
+    for poly in polys:
+        # (one by one: polygons filled together leave where two overlap unfilled, and
+        # a court's printed frame, a quad inside its card's, is among the quads)
+        cv2.fillPoly(left, [poly - shift], 0)
+    return left
 
 
 def noise_sigma(gray: np.ndarray) -> float:
