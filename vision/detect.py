@@ -1623,7 +1623,15 @@ def detect(
         # first: it is the card's own paper, where the other two hold its shadow and
         # specks too (bigger, they would be picked before it)
         others = [t for t in cands if id(t[2]) not in hulls and id(t[2]) not in refitted]
-        least = cfg.hull_yield * max((t[0] for t in others), default=0.0)
+        # (a sheet or the table's lighter part, table_area x the others' median and more,
+        # is no card to be much smaller than: a score pad beside the cards would make every
+        # such quad a patch of texture)
+        # (each card once: several masks find the same one)
+        sizes = [t[0] for t in _drop_copies(sorted(others, key=lambda t: -t[0]))]
+        if len(sizes) >= 3:
+            cap = cfg.table_area * median(sizes)
+            sizes = [a for a in sizes if a < cap]
+        least = cfg.hull_yield * max(sizes, default=0.0)
 
         def free(t: _Cand, among: list[_Cand]) -> bool:
             if t[0] < least:
@@ -1665,6 +1673,7 @@ def detect(
     # or a sheet's outline (around cards, or around a lighter part of the table), not a
     # card; picked first, the biggest, it pushed out the cards it holds: they are picked
     # again without it (once; a second such quad is only dropped)
+    dropped: list[tuple[np.ndarray, _Cand]] = []  # such quads, biggest first
     for again in (True, False):
         if len(picked) < 3:
             break
@@ -1673,15 +1682,26 @@ def detect(
         big = [a >= limit for a in areas]
         if not any(big):
             break
+        dropped += [p for p, b in zip(picked, big, strict=True) if b]
         if again:
             gone = {_cand_key(t) for (_, t), b in zip(picked, big, strict=True) if b}
             cands = [t for t in cands if _cand_key(t) not in gone]
             picked = _pick(cands, shapes, cfg.max_overlap, fitted)
         else:
             picked = [p for p, b in zip(picked, big, strict=True) if not b]
+    # ... but one that holds none of the cards picked may be a card much nearer the camera
+    # than they are (a picture taken at a slant: the near cards twice as long as the far
+    # ones and more): a guess, reported only where it names a card
+    oversized: set[int] = set()  # (its outline's id)
+    if guessed is not None and cfg.oversized_guess:
+        for q, t in dropped:
+            if not any(shapes.overlap(q, k) > cfg.max_overlap for k, _ in picked):
+                picked.append((q, t))
+                oversized.add(id(t[2]))
     kept = [q for q, _ in picked]
     kept_alone = [id(t[2]) in alone for _, t in picked]
-    kept_last = [id(t[2]) in hulls for _, t in picked]  # from a last-resort mask
+    # from a last-resort mask, or oversized
+    kept_last = [id(t[2]) in hulls or id(t[2]) in oversized for _, t in picked]
     if cfg.hull_snap > 0 and any(id(t[2]) in hulls and id(t[2]) not in paled
                                  for _, t in picked):
         from vision.neighbours import snap_sides

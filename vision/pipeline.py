@@ -265,6 +265,9 @@ class RecognizerConfig:
     # a quad more than this x the median area of the quads kept (three or more) is the
     # outline of a sheet or of a lighter part of the table, not a card
     table_area: float = 3.5
+    # ... unless it holds none of the cards kept: then it may be a card much nearer the
+    # camera than they are, and is a guess (reported only where it names a card)
+    oversized_guess: bool = True
     # a bright region of Otsu's mask that no card explains is read as a hand of overlapping
     # cards, but not where it reaches two sides of the picture and is larger than this x
     # the median card named (three or more named): the table's lighter part

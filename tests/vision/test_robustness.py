@@ -564,13 +564,14 @@ def test_blurred_courts_are_named_by_their_pictures_yellow(rec: Recognizer) -> N
 
 @pytest.mark.parametrize(("folder", "degrees", "floor"), [
     ("webcam-grey", 30, 63), ("webcam-grey", 45, 60),
-    ("phone-scenes", 30, 82), ("phone-scenes", 45, 74),
+    ("phone-scenes", 30, 82), ("phone-scenes", 45, 78),
 ])
 def test_the_table_seen_by_a_tilted_camera(
         rec: Recognizer, folder: str, degrees: int, floor: int) -> None:
     """The real photos as a camera tilted 30 and 45 degrees from looking straight down
     would see them (the far side shrunk, the picture foreshortened: ``tilted`` in
-    bench/vision_robustness.py).  Measured 64 and 62 of 64, 83 and 76 of 85, none wrong."""
+    bench/vision_robustness.py).  Measured 64 and 62 of 64, 84 and 80 of 85 (77 at 45 degrees
+    before oversized_guess), none wrong."""
     data = realdata.data_dir()
     assert data is not None
     right = 0
@@ -582,6 +583,47 @@ def test_the_table_seen_by_a_tilted_camera(
         assert got[1] == 0, (path.name, said, cards)
         right += got[0]
     assert right >= floor, right
+
+
+def _near_and_far(crops, seed: int) -> tuple[np.ndarray, list[str], str]:
+    """A 1280x720 frame of four real cards far from the camera (some 100 x 140 px) and one
+    much nearer it, 2.2 times as long (4.8 times the area): a picture taken at a slant.
+    The frame, the far cards and the near card."""
+    import frames
+
+    rng = np.random.default_rng(seed)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    frame[:] = (40, 90, 50)
+    picked = rng.permutation(len(crops))[:5]
+    for k, i in enumerate(picked[:4]):
+        frames.lay(frame, crops[i][0], 170 + 250 * k, 130, rng.uniform(0, 6.28), 0.8)
+    near = crops[picked[4]]
+    frames.lay(frame, near[0], 640, 470, rng.uniform(-0.4, 0.4), 1.75)
+    return frame, [crops[i][1] for i in picked[:4]], near[1]
+
+
+def test_a_card_much_nearer_the_camera_than_the_others_is_read(rec: Recognizer) -> None:
+    """A quad more than table_area x the median of the others is taken for the outline of a
+    sheet or of the table's lighter part; but in a picture taken at a slant the near cards
+    are that much bigger than the far ones (a phone photo tilted 45 degrees lost its
+    nearest card so). Such a quad holding none of the cards found is a guess, reported
+    where it names a card (oversized_guess): the near card named in 12 of 12 frames, 0
+    without; none wrong."""
+    import dataclasses
+
+    import frames
+
+    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
+    plain = Recognizer(dataclasses.replace(rec.config, oversized_guess=False))
+    named = named_before = 0
+    for seed in range(12):
+        frame, far, near = _near_and_far(crops, seed)
+        said = [r.card.code for r in rec.read(frame) if r.card is not None]
+        assert set(said) <= {*far, near}, (seed, said, far, near)
+        named += near in said
+        named_before += near in [r.card.code for r in plain.read(frame) if r.card is not None]
+    assert named >= 11, named
+    assert named_before <= 1, named_before
 
 
 def test_a_small_card_at_a_slant_its_index_at_the_corner_is_found(rec: Recognizer) -> None:
