@@ -401,6 +401,15 @@ class RecognizerConfig:
     # the outline read as a card (see Recognizer._row_tops)
     read_row_tops: bool = True
     max_overlap_corners: int = 16  # per blob
+    # ... and, the stages done, each blob without the quads read in it (named or not, whole
+    # or covered): a piece left of a card's size (blob_rest_area x the median card named
+    # whole), filling blob_rest_fill of the box round it, in a card's proportions
+    # (blob_rest_aspect, short side over long), is read as a card, kept where named (cards
+    # touching one another: the first found leave the others apart)
+    blob_rest: bool = True
+    blob_rest_area: tuple[float, float] = (0.6, 1.4)
+    blob_rest_fill: float = 0.85
+    blob_rest_aspect: tuple[float, float] = (0.55, 0.85)
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
@@ -1785,6 +1794,9 @@ class Recognizer:
                     # inferred, and a covered corner sized from it was read as a spade)
                     readings += fan_stage.read_fans(self, pyr, quads, regions, readings,
                                                     unsized=tops + grown)
+            if blobs and self.config.blob_rest:
+                with self.stages("overlaps"):
+                    readings += self._blob_rest(pyr, blobs, readings)
             readings = self._unblurred(pyr, readings)
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
@@ -1988,6 +2000,58 @@ class Recognizer:
                     seen.add(r.card.code)
                     out.append(CardReading(r.card, r.corners, r.confidence, r.alternatives,
                                            True))
+        return out
+
+    def _blob_rest(
+        self, pyr: _Pyramid, blobs: list[np.ndarray], readings: list[CardReading]
+    ) -> list[CardReading]:
+        """Cards in a bright region of touching cards (a blob) that no stage found: the
+        region without the quads read in it, and a band round each (their edges), where a
+        piece of a card's size and shape is left (``blob_rest_area``, ``blob_rest_fill``,
+        ``blob_rest_aspect``), read as a card; those named (as a guess is: no card, no
+        quad)."""
+        cfg = self.config
+        whole = [abs(_area(r.corners)) for r in readings
+                 if r.card is not None and not r.partial and len(r.corners) == 4]
+        if not whole:
+            return []
+        card = median(whole)
+        lo, hi = cfg.blob_rest_area
+        short, long_ = cfg.blob_rest_aspect
+        band = max(3, round(0.04 * math.sqrt(card)))
+        quads = [np.asarray(r.corners, np.float32) for r in readings if len(r.corners) == 4]
+        fh, fw = pyr.levels[0].shape[:2]
+        opener = np.ones((5, 5), np.uint8)
+        out: list[CardReading] = []
+        for blob in blobs:
+            pts = np.asarray(blob, np.float32).reshape(-1, 2)
+            x0, y0 = (max(0, int(v)) for v in np.floor(pts.min(axis=0)).tolist())
+            x1, y1 = (int(v) for v in np.ceil(pts.max(axis=0)).tolist())
+            x1, y1 = min(fw - 1, x1), min(fh - 1, y1)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            rest = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+            cv2.fillPoly(rest, [np.round(pts - (x0, y0)).astype(np.int32)], 255)
+            for q in quads:
+                qi = np.round(q - (x0, y0)).astype(np.int32)
+                cv2.fillConvexPoly(rest, qi, 0)
+                cv2.polylines(rest, [qi], True, 0, thickness=band)
+            rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, opener)
+            pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            for piece in pieces:
+                area = float(cv2.contourArea(piece))
+                if not lo * card <= area <= hi * card:
+                    continue
+                box = cv2.minAreaRect(piece)
+                bw, bh = (float(v) for v in box[1])
+                if (bw * bh <= 0 or area < cfg.blob_rest_fill * bw * bh
+                        or not short <= min(bw, bh) / max(bw, bh) <= long_):
+                    continue
+                q = order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
+                                    + np.array([x0, y0], np.float32))
+                reading = self.read_quad(pyr, q)
+                if reading.card is not None:
+                    out.append(reading)
         return out
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
