@@ -410,6 +410,8 @@ class RecognizerConfig:
     blob_rest_area: tuple[float, float] = (0.6, 1.4)
     blob_rest_fill: float = 0.85
     blob_rest_aspect: tuple[float, float] = (0.55, 0.85)
+    # ... a piece larger than that cut apart between its outline's deepest dents first
+    blob_rest_split: bool = True
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
@@ -851,6 +853,60 @@ def _edge_crosses(patch: np.ndarray, box: tuple[int, int, int, int], cfg: Recogn
         if ok:
             return True
     return False
+
+
+def _card_box(
+    piece: np.ndarray, card: float, cfg: RecognizerConfig
+) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The box (``cv2.minAreaRect``) round a piece of a blob (see
+    :meth:`Recognizer._blob_rest`) where the piece is of a card's size (``blob_rest_area``
+    x ``card``, the median card's area), fills ``blob_rest_fill`` of the box and has a
+    card's proportions (``blob_rest_aspect``); else None."""
+    lo, hi = cfg.blob_rest_area
+    short, long_ = cfg.blob_rest_aspect
+    area = float(cv2.contourArea(piece))
+    if not lo * card <= area <= hi * card:
+        return None
+    (cx, cy), (bw, bh), angle = cv2.minAreaRect(piece)
+    if (bw * bh <= 0 or area < cfg.blob_rest_fill * bw * bh
+            or not short <= min(bw, bh) / max(bw, bh) <= long_):
+        return None
+    return (float(cx), float(cy)), (float(bw), float(bh)), float(angle)
+
+
+def _cut_between_dents(mask: np.ndarray, outline: np.ndarray, least: float, width: int,
+                       card: float, cfg: RecognizerConfig) -> None:
+    """Cut ``mask`` (in place) where ``outline`` (of a region of it) is cut best into a
+    piece of a card's shape (:func:`_card_box`): along a line ``width`` px wide between two
+    of its deepest dents (convexity defects at least ``least`` px deep), the shortest such
+    line that leaves such a piece.  Two cards touching at a corner, or along part of a
+    side, dent their outline either side of where they meet."""
+    if len(outline) < 5:
+        return
+    hull = cv2.convexHull(outline, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(outline, hull)
+    except cv2.error:
+        return
+    if defects is None:
+        return
+    pts = outline.reshape(-1, 2).tolist()
+    deep = sorted(((int(d), int(f)) for _, _, f, d in defects.reshape(-1, 4).tolist()
+                   if int(d) / 256.0 >= least), reverse=True)[:5]
+    lines = sorted(
+        (math.dist(pts[f], pts[g]), (pts[f][0], pts[f][1]), (pts[g][0], pts[g][1]))
+        for k, (_, f) in enumerate(deep) for _, g in deep[k + 1:])
+    x, y, w, h = cv2.boundingRect(outline)
+    region = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(region, [outline - np.array([x - 1, y - 1], np.int32)], -1, 255,
+                     thickness=cv2.FILLED)
+    for _, a, b in lines:
+        cut = region.copy()
+        cv2.line(cut, (a[0] - x + 1, a[1] - y + 1), (b[0] - x + 1, b[1] - y + 1), 0, width)
+        pieces, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if any(_card_box(p, card, cfg) is not None for p in pieces):
+            cv2.line(mask, a, b, 0, width)
+            return
 
 
 def _big_unread(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
@@ -2016,8 +2072,7 @@ class Recognizer:
         if not whole:
             return []
         card = median(whole)
-        lo, hi = cfg.blob_rest_area
-        short, long_ = cfg.blob_rest_aspect
+        lo = cfg.blob_rest_area[0]
         band = max(3, round(0.04 * math.sqrt(card)))
         quads = [np.asarray(r.corners, np.float32) for r in readings if len(r.corners) == 4]
         fh, fw = pyr.levels[0].shape[:2]
@@ -2038,14 +2093,21 @@ class Recognizer:
                 cv2.polylines(rest, [qi], True, 0, thickness=band)
             rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, opener)
             pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            if cfg.blob_rest_split:
+                # cards touching one another at a corner or along part of a side, or a card
+                # and what is left of another (its paper broken round its picture): the
+                # piece of no card's shape is cut where its outline dents deepest on either
+                # side
+                odd = [p for p in pieces if lo * card <= cv2.contourArea(p)
+                       and _card_box(p, card, cfg) is None]
+                for p in odd:
+                    _cut_between_dents(rest, p, 0.15 * math.sqrt(card), band, card, cfg)
+                if odd:
+                    pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL,
+                                                 cv2.CHAIN_APPROX_SIMPLE)
             for piece in pieces:
-                area = float(cv2.contourArea(piece))
-                if not lo * card <= area <= hi * card:
-                    continue
-                box = cv2.minAreaRect(piece)
-                bw, bh = (float(v) for v in box[1])
-                if (bw * bh <= 0 or area < cfg.blob_rest_fill * bw * bh
-                        or not short <= min(bw, bh) / max(bw, bh) <= long_):
+                box = _card_box(piece, card, cfg)
+                if box is None:
                     continue
                 q = order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
                                     + np.array([x0, y0], np.float32))

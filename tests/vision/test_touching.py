@@ -257,8 +257,10 @@ def test_touching_cards_left_apart_by_the_cards_read_are_read(
     """The phone deck has no printed panel to outline a card by: where its cards touch,
     some are named from their index corners and the rest of their bright region is one
     piece of several cards.  That region without the quads read in it leaves the others
-    apart, a piece of a card's size and shape each, read as a card (``blob_rest``).  Ten
-    640x480 frames of six touching cards: 55 named when written, 47 without; none wrong."""
+    apart, a piece of a card's size and shape each, read as a card (``blob_rest``; a piece
+    of no card's shape cut first between its outline's dents, ``blob_rest_split``).  Ten
+    640x480 frames of six touching cards: 56 named when written (55 without the cut), 47
+    without either; none wrong."""
     import frames
 
     plain = Recognizer(RecognizerConfig(blob_rest=False))
@@ -313,6 +315,35 @@ def test_a_blob_without_its_card_read_leaves_the_card_beside_it(
     looked.clear()
     assert rec._blob_rest(pyr, [blob], [CardReading(Card.from_code(code1), away, 0.9)]) == []
     assert looked == []
+
+
+def test_two_cards_touching_at_a_corner_are_cut_apart_between_the_dents() -> None:
+    """Two cards' shapes touching at a corner, one region: cut along the shortest line
+    between two of its outline's deepest dents that leaves a piece of a card's shape, each
+    card is a piece of its own (and no cut where no such line leaves one: a blob)."""
+    from vision.pipeline import _card_box, _cut_between_dents
+
+    cfg = RecognizerConfig()
+    mask = np.zeros((400, 500), np.uint8)
+    a = cv2.boxPoints(((150.0, 200.0), (90.0, 126.0), 0.0))
+    # (b's corner nearest a some 3 px into a's top right corner)
+    b = cv2.boxPoints(((262.0, 108.0), (90.0, 126.0), 30.0))
+    for q in (a, b):
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 255)
+    card = 90.0 * 126.0
+    (one,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _card_box(one, card, cfg) is None  # (two cards: no card's size)
+    _cut_between_dents(mask, one, 0.15 * card**0.5, 4, card, cfg)
+    pieces, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    boxes = [_card_box(p, card, cfg) for p in pieces]
+    assert sum(b is not None for b in boxes) == 2, [cv2.contourArea(p) for p in pieces]
+    # a round blob has no dents: nothing is cut
+    blob = np.zeros((400, 500), np.uint8)
+    cv2.circle(blob, (250, 200), 120, 255, -1)
+    (round_,), _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    before = blob.copy()
+    _cut_between_dents(blob, round_, 0.15 * card**0.5, 4, card, cfg)
+    assert (blob == before).all()
 
 
 def test_a_region_the_cards_found_cover_is_searched_no_further() -> None:
