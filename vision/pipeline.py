@@ -699,6 +699,10 @@ class RecognizerConfig:
     # shrunk to half 652 -> 655, none wrong)
     retry_grow: float = 0.04
     retry_grow_confidence: float = 0.8
+    # ... also a quad of a card's size (single_area) of which no index glyph was read at all
+    # (its outline found inside the card on a table nearly as light as its paper, the index
+    # cut by the window's edge)
+    grow_unread: bool = True
 
 
 @dataclass(frozen=True)
@@ -2286,6 +2290,14 @@ class Recognizer:
                             and not any(reads[i]) and not smeared[i]
                             and (reading.alternatives or not holds_code(i))):
                         out[i] = self._other_way_up(pyr, warps[i], edge[i], reading)
+        cards_sized: list[list[bool]] = []
+
+        def sized() -> list[bool]:
+            # (per quad: of a card's size, apart or not, made when first asked)
+            if not cards_sized:
+                cards_sized.append(self._lying_apart(quads, [True] * len(quads)))
+            return cards_sized[0]
+
         if cfg.retry_restore or cfg.retry_unled:
             with stages("retry"):
                 for i, reading in enumerate(out):
@@ -2301,7 +2313,8 @@ class Recognizer:
                         out[i] = self._retry(pyr, warps[i], edge[i], reading, single[i], ready,
                                              smeared[i], any(r is not None and r.stacked
                                                              for r in reads[i]))
-                        if (out[i].card is None and reading.alternatives and cfg.retry_grow
+                        if (out[i].card is None and cfg.retry_grow
+                                and (reading.alternatives or (cfg.grow_unread and sized()[i]))
                                 and not smeared[i] and not edge[i]):
                             out[i] = self._grown(pyr, warps[i], out[i])
         for i, holds in coded.items():
