@@ -410,7 +410,9 @@ class RecognizerConfig:
     blob_rest_area: tuple[float, float] = (0.6, 1.4)
     blob_rest_fill: float = 0.85
     blob_rest_aspect: tuple[float, float] = (0.55, 0.85)
-    # ... a piece larger than that cut apart between its outline's deepest dents first
+    # ... a piece of no card's shape (two cards meeting at a corner, a court's paper broken
+    # round its picture) cut first where a line between two of its outline's deepest dents
+    # leaves one of a card's shape
     blob_rest_split: bool = True
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
