@@ -938,16 +938,32 @@ def _drop_doubles(readings: list[CardReading]) -> list[CardReading]:
     ]
 
 
+def _filled(
+    outline: np.ndarray, value: int, size: tuple[int, int] | None = None
+) -> tuple[np.ndarray, int, int] | None:
+    """The region inside ``outline`` (picture pixels) filled with ``value`` in a mask of
+    its box, and the box's left and top; the box kept inside a picture of ``size`` (width,
+    height) where given; None for a box of no area."""
+    pts = np.asarray(outline, np.float32).reshape(-1, 2)
+    x0, y0 = (int(v) for v in np.floor(pts.min(axis=0)).tolist())
+    x1, y1 = (int(v) for v in np.ceil(pts.max(axis=0)).tolist())
+    if size is not None:
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(size[0] - 1, x1), min(size[1] - 1, y1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    region = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+    cv2.fillPoly(region, [np.round(pts - (x0, y0)).astype(np.int32)], value)
+    return region, x0, y0
+
+
 def _covered_by(outline: np.ndarray, quads: list[np.ndarray], share: float) -> bool:
     """Whether at least ``share`` of the region inside ``outline`` (picture pixels) lies
     inside the ``quads``."""
-    pts = np.asarray(outline, np.float32).reshape(-1, 2)
-    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
-    if x1 <= x0 or y1 <= y0:
+    filled = _filled(outline, 1)
+    if filled is None:
         return False
-    region = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-    cv2.fillPoly(region, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
+    region, x0, y0 = filled
     total = cv2.countNonZero(region)
     if total == 0:
         return False
@@ -2085,14 +2101,10 @@ class Recognizer:
         opener = np.ones((5, 5), np.uint8)
         out: list[CardReading] = []
         for blob in blobs:
-            pts = np.asarray(blob, np.float32).reshape(-1, 2)
-            x0, y0 = (max(0, int(v)) for v in np.floor(pts.min(axis=0)).tolist())
-            x1, y1 = (int(v) for v in np.ceil(pts.max(axis=0)).tolist())
-            x1, y1 = min(fw - 1, x1), min(fh - 1, y1)
-            if x1 <= x0 or y1 <= y0:
+            filled = _filled(blob, 255, (fw, fh))
+            if filled is None:
                 continue
-            rest = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
-            cv2.fillPoly(rest, [np.round(pts - (x0, y0)).astype(np.int32)], 255)
+            rest, x0, y0 = filled
             for q in quads:
                 qi = np.round(q - (x0, y0)).astype(np.int32)
                 cv2.fillConvexPoly(rest, qi, 0)
