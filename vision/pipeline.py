@@ -393,6 +393,11 @@ class RecognizerConfig:
     # where a card's index sits: this share of its width and height from its top-left corner
     index_at: tuple[float, float] = (0.1, 0.13)
     centre_pips_read: int = 2  # upright pips whose shape is read as suit evidence ...
+    # (those whose middle lies above this share of the card's height: the pips of the top
+    # half are printed upright, those of the bottom half upside down, and one on the middle
+    # line -- a 3's, a 5's -- upright for one of the card's two ways up only, like an ace's:
+    # a lone pip is read both ways up, see score_centres)
+    centre_upright_above: float = 0.45
     centre_suit_below: float = 0.2  # ... when the corners' suit margin is below this
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
     # by one, as top-left corners of cards the size of the whole cards found in the frame
@@ -3667,6 +3672,10 @@ class Centre:
     # a picture told by its yellow alone, its ink fallen apart (see ``picture_yellow``):
     # blurred more than the card's outline may show
     apart: bool = False
+    # the one pip read may be upside down: an ace's is printed upright for one of the
+    # card's two ways up only, and the middle is cut out the way its corners were read
+    # (the pips read of other cards lie above the middle line: upright either way up)
+    either_way: bool = False
 
     def expected(self) -> set[str]:
         if self.kind == "pips":
@@ -3780,7 +3789,7 @@ def analyse_centre(
             shape = (labels[py0:py1, px0:px1] == pip[0]).astype(np.uint8) * 255
             red = (_redness(crop[py0:py1, px0:px1], shape, _paper_colour(crop, v, thr))
                    if reader.colour else None)
-            return Centre("pips", 1, None, [shape], red)
+            return Centre("pips", 1, None, [shape], red, either_way=True)
     L = max(9, int(0.3 * H))
     # long straight lines (a panel's border, a picture's frame) are not pips
     n, labels, rows = _without_long_lines(mask, n, labels, rows, L)
@@ -3867,12 +3876,13 @@ def analyse_centre(
     pip_masks: list[np.ndarray] = []
     for p in same:
         i, x, y, w, h = p[:5]
-        if (y + h / 2 > 0.5 * H and len(same) > 1) or len(pip_masks) >= cfg.centre_pips_read:
+        if ((y + h / 2 > cfg.centre_upright_above * H and len(same) > 1)
+                or len(pip_masks) >= cfg.centre_pips_read):
             continue
         pip_masks.append((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255)
         if len(pip_masks) == 1 and reader.colour:
             red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
-    return Centre("pips", len(same), None, pip_masks, red, spread)
+    return Centre("pips", len(same), None, pip_masks, red, spread, either_way=len(same) == 1)
 
 
 def _in_index_zone(x: int, y: int, w: int, h: int, W: int, H: int, zx: float, zy: float
@@ -4004,16 +4014,28 @@ def score_centres(centres: list[Centre], reader: IndexReader, cfg: RecognizerCon
     masks = [m for c in centres for m in c.pip_masks]
     if not masks:
         return
-    f = glyph_features(masks)
-    a = np.array([np.log(m.shape[1] / m.shape[0]) for m in masks], np.float32)
+    # (a pip that may be upside down is read turned too, and the way up whose best suit
+    # scores higher counts: upside down, a blurred club's stalk stands where its top lobe
+    # belongs and widens like a spade's point, a heart's point like a diamond's top)
+    turned = [np.ascontiguousarray(c.pip_masks[0][::-1, ::-1]) for c in centres
+              if c.either_way and c.pip_masks]
+    every = masks + turned
+    f = glyph_features(every)
+    a = np.array([np.log(m.shape[1] / m.shape[0]) for m in every], np.float32)
     sc = reader._scores(reader.model.suits, f, a, len(SUIT_CLASSES),
                         reader.profile.suits if reader.profile else None)
-    i = 0
+    i, j = 0, len(masks)  # (j: the next turned pip's, after all the pips as cut)
     for c in centres:
         n = len(c.pip_masks)
         if n:
             scores = _mean_scores(list(sc[i : i + n])).copy()
             adjust_suit_scores(scores, c.pip_masks[0], c.pip_red, cfg)
+            if c.either_way:
+                other = sc[j].copy()
+                adjust_suit_scores(other, every[j], c.pip_red, cfg)
+                j += 1
+                if float(other.max()) > float(scores.max()):
+                    scores = other
             c.suit_scores = scores
         i += n
 
