@@ -617,7 +617,7 @@ class RecognizerConfig:
     # middle's pips, their shapes read, do not prefer the other black suit
     # (centre_black_veto) ...
     blur_suit_ratio: float = 0.16
-    # ... or, where its middle shows no pips to read (a court, an ace), only where blurred
+    # ... or, where its middle shows no pips to read (a court), only where blurred
     # less than this share or where its corners prefer its suit by smear_black_margin: a
     # small-index deck blurred 2.2 px named a QC as a QS and an AC as an AS, the suits
     # 0.07-0.1 apart, where a large-index deck blurred as much reads right (edges 0.16 of
@@ -2452,7 +2452,7 @@ class Recognizer:
         club's lobes run into a spade's outline -- is named only where its middle's pips,
         their shapes read, do not prefer the other black suit (``centre_black_veto``), and
         from ``blur_index_ratio`` on prefer its own by ``blur_pip_margin``; or, where its
-        middle shows no pips to read (a court, an ace), where blurred less than
+        middle shows no pips to read (a court), where blurred less than
         ``blur_index_ratio`` or its corners prefer its suit by ``smear_black_margin``."""
         cfg = self.config
         gray = self.frame_gray
@@ -2510,9 +2510,11 @@ class Recognizer:
         cfg = self.config
         card = reading.card
         assert card is not None
-        if card.rank not in "JQKA" and cfg.centre_black_veto is not None:
+        if card.rank not in "JQK" and cfg.centre_black_veto is not None:
+            # (an ace's one pip too: read the way it is printed, see Centre.either_way)
             middle = self.centre(pyr, corners, True, True)
-            if middle.kind == "pips" and middle.count >= 2 and middle.suit_scores is not None:
+            if (middle.kind == "pips" and middle.count >= (1 if card.rank == "A" else 2)
+                    and middle.suit_scores is not None):
                 named = _CLUB if card.suit.letter == "C" else _SPADE
                 other = _SPADE if named == _CLUB else _CLUB
                 prefers = float(middle.suit_scores[named] - middle.suit_scores[other])
