@@ -347,6 +347,13 @@ class RecognizerConfig:
     # 110 px tall: the glyph 5 px across) makes a club's lobes look like a spade's point
     # (None: not checked)
     centre_black_veto: float | None = 0.0
+    # ... and a heart or diamond where they score the other red suit higher (by more than
+    # this): a blurred 9D, the middle's pips leaning to the heart, was named from its
+    # corners and then dropped by the smeared-card check (its pips must be of the suit
+    # named), never read again sharpened; not named at first, it is (webcam deck blurred
+    # 2.2 px, 60 12-card frames: 377 -> 427 named, all diamonds, none wrong).  None: not
+    # checked
+    centre_red_veto: float | None = 0.0
     single_corner_factor: float = 1.6  # a card read from one corner only needs this x margin
     # the middle of the card: pip count and pip shape as a cross-check
     use_centre: bool = True
@@ -399,6 +406,10 @@ class RecognizerConfig:
     # a lone pip is read both ways up, see score_centres)
     centre_upright_above: float = 0.45
     centre_suit_below: float = 0.2  # ... when the corners' suit margin is below this
+    # ... and when the index corners disagree on the rank (one of them is misread, and its
+    # suit may be too: a 4H 87 px tall seen at 45 degrees, one corner reading a 2, the
+    # other a 4, both a diamond by 0.2, was named 4D, its four pips counted)
+    centre_suit_rank_split: bool = True
     # overlapping cards: corners on the outline of a blob of cards (a fanned hand) read one
     # by one, as top-left corners of cards the size of the whole cards found in the frame
     read_overlaps: bool = True
@@ -2717,7 +2728,8 @@ class Recognizer:
         ):
             # (the pips' shapes are read for a card read from an index run together: they
             # settle a red suit, see _stacked_suit)
-            want_suit = self._want_suit(best.reads) or any(r.stacked for r in best.reads)
+            want_suit = (self._want_suit(best.reads) or any(r.stacked for r in best.reads)
+                         or (cfg.centre_suit_rank_split and _rank_split(best.reads)))
             with self.stages("pip check"):
                 centre = self.centre(pyr, best.corners, want_suit, score, restore,
                                      [r.box for r in best.reads])
@@ -3011,6 +3023,11 @@ class Recognizer:
             other = _SPADE if so[0] == _CLUB else _CLUB
             if float(centre.suit_scores[other] - centre.suit_scores[so[0]]) > cfg.centre_black_veto:
                 conf = min(conf, 0.49) * 0.5  # the pips take the other black suit
+        if (cfg.centre_red_veto is not None and centre is not None and centre.count >= 2
+                and centre.suit_scores is not None and so[0] in (_HEART, _DIAMOND)):
+            other = _DIAMOND if so[0] == _HEART else _HEART
+            if float(centre.suit_scores[other] - centre.suit_scores[so[0]]) > cfg.centre_red_veto:
+                conf = min(conf, 0.49) * 0.5  # the pips take the other red suit
         if (centre is not None and centre.kind == "plain" and RANK_CLASSES[ro[0]] in "JQK"
                 and conf < cfg.plain_court_confidence):
             # a court whose middle shows ink the size of a picture but not one (pips run
@@ -3377,6 +3394,14 @@ def _rank_margin(read: CornerRead, rank: str) -> float:
     scores = read.rank_list[: len(RANK_CLASSES)]
     mine = RANK_CLASSES.index(rank)
     return scores[mine] - max(s for i, s in enumerate(scores) if i != mine)
+
+
+def _rank_split(reads: Sequence[CornerRead]) -> bool:
+    """Whether index corners read disagree on the rank (the real ranks' best)."""
+    if len(reads) < 2:
+        return False
+    first = _argmax(reads[0].rank_list, len(RANK_CLASSES))
+    return any(_argmax(r.rank_list, len(RANK_CLASSES)) != first for r in reads[1:])
 
 
 def _black_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> float:

@@ -115,13 +115,17 @@ def test_a_heart_cut_below_its_lobes_needs_its_pips(
 ) -> None:
     """The webcam 7H blurred 2.6 px reads as a 7D in its corners, cut apart (a heart cut
     below its lobes is a diamond's point): its middle's pips, hearts, do not bear the
-    diamond out -- without that rule, it is named 7D."""
+    diamond out -- without that rule, and without the pips' veto of the other red suit
+    (centre_red_veto, which stops it too), it is named 7D."""
     crop = next(c for c, code in webcam_crops if code == "7H")
     picture = _blurred(crop, 2.6)
     reading = rec.read_crop(picture)
     assert reading.card is None or reading.card.code == "7H", reading
+    alone = Recognizer(dataclasses.replace(rec.config, centre_red_veto=None))
+    reading = alone.read_crop(picture)
+    assert reading.card is None or reading.card.code == "7H", reading
     monkeypatch.setattr(Recognizer, "_stacked_suit", lambda self, reading, centre: True)
-    unruled = rec.read_crop(picture)
+    unruled = alone.read_crop(picture)
     assert unruled.card is not None and unruled.card.code == "7D", unruled
 
 

@@ -603,6 +603,57 @@ def test_a_blurred_black_ace_is_named_where_its_pip_takes_its_suit(reader, seed:
     assert aces and all(a in said for a in aces), (aces, said)
 
 
+def test_a_red_card_whose_pips_take_the_other_red_suit_is_read_again_sharpened(
+        reader, folder_crops) -> None:
+    """A 12-card frame of the webcam deck blurred 2.2 px (seed 1): a 9D's corners read it at
+    1.0, and its middle's pips, blurred, leaned to the heart; the smeared-card check (the
+    pips must be of the suit named) then dropped it, and a card once named is not read
+    again.  Pips taking the other red suit now keep the corners from naming it
+    (``centre_red_veto``, as ``centre_black_veto`` does for black suits): read again
+    sharpened, its pips take the diamond and it is named (60 such frames: 377 -> 427 named,
+    all diamonds, none wrong)."""
+    import dataclasses
+
+    from vision.pipeline import Recognizer
+
+    plain, truth = frames_table(folder_crops("webcam-grey"), 1)
+    image = _blurred(plain, 2.2)
+    said = [c.card.code for c in reader.read(image).cards if c.card is not None]
+    assert not Counter(said) - Counter(truth), (said, truth)
+    assert "9D" in said, said
+    off = Recognizer(dataclasses.replace(reader.recognizer.config, centre_red_veto=None))
+    assert "9D" not in [r.card.code for r in off.read(image) if r.card is not None]
+
+
+def test_corners_that_disagree_on_the_rank_have_their_suit_checked_by_the_pips(
+        reader, folder_crops) -> None:
+    """A 12-card frame of the webcam deck seen at 45 degrees (seed 55): a 4H 87 px tall,
+    one corner reading a 2 and the other a 4, both its heart a diamond by 0.2; the middle's
+    four pips counted settled the rank, and the card was named 4D.  Where the corners
+    disagree on the rank, the pips' shapes are read too (``centre_suit_rank_split``): they
+    take the heart, and the card is not named a diamond."""
+    import dataclasses
+
+    from vision.pipeline import Recognizer
+
+    plain, truth = frames_table(folder_crops("webcam-grey"), 55)
+    image = _tilted(plain)
+    assert "4H" in truth and "4D" not in truth
+    said = [c.card.code for c in reader.read(image).cards if c.card is not None]
+    assert not Counter(said) - Counter(truth), (said, truth)
+    assert len(said) >= 10, said
+    off = Recognizer(dataclasses.replace(reader.recognizer.config,
+                                         centre_suit_rank_split=False))
+    assert "4D" in [r.card.code for r in off.read(image) if r.card is not None]
+
+
+def frames_table(crops: list, seed: int) -> tuple:
+    """A 12-card 1280x720 frame of ``crops`` (tests/vision/frames.py) and its cards."""
+    import frames
+
+    return frames.table_frame(crops, 12, seed=seed)
+
+
 # 12-card frames of real crops under warm light and blurred 1.4 px: a 9C, its pips run
 # together, its index read as a Q, and its middle -- the white paper as saturated an
 # orange-yellow as a court's picture -- taken for a picture: named QC (8 wrong cards of 398
