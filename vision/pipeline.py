@@ -717,6 +717,16 @@ class RecognizerConfig:
     # shrunk to half 652 -> 655, none wrong)
     retry_grow: float = 0.04
     retry_grow_confidence: float = 0.8
+    # a card whose outline is smeared (out of focus, or moving: see smear_ratio), read
+    # clearly enough by its corners but not named -- the smeared-card check dropped it
+    # (its middle did not bear the reading out), or a rule for a blurred suit or a lone
+    # corner set it aside -- is read again sharpened too, where at least this tall (px;
+    # None: never): it kept its corners' confidence and was never looked at again (12-card
+    # frames of the phone deck blurred 1.6 px 504 -> 570 of 720 named, 2.2 px 180 -> 246,
+    # the webcam deck's 664 -> 689 and 427 -> 464, none wrong; drawn cards 91 to 104 px
+    # tall, blurred, were named a spade for a club so, three in 2,400: an index a few px
+    # high read twice is no surer)
+    retry_smeared_height: float | None = 110.0
     # ... also a quad of a card's size (single_area) of which no index glyph was read at all
     # (its outline found inside the card on a table nearly as light as its paper, the index
     # cut by the window's edge)
@@ -2332,8 +2342,12 @@ class Recognizer:
             with stages("retry"):
                 for i, reading in enumerate(out):
                     # (a card named clearly enough but set aside -- one index corner whose
-                    # opposite shows none, a card too small -- is not for a sharper look)
-                    if reading.card is None and reading.confidence < cfg.min_confidence:
+                    # opposite shows none, a card too small -- is not for a sharper look,
+                    # unless its outline is smeared: see retry_smeared_height)
+                    if reading.card is None and (
+                            reading.confidence < cfg.min_confidence
+                            or (smeared[i] and cfg.retry_smeared_height is not None
+                                and _card_height(warps[i].q) >= cfg.retry_smeared_height)):
                         if not reading.alternatives and holds_code(i):
                             continue
                         ks = [k for k in range(4) if k % 2 in warps[i].ways]

@@ -578,11 +578,15 @@ def test_a_blurred_courts_picture_that_falls_apart_is_a_picture_by_its_yellow(
 
 def test_blurred_courts_are_named_by_their_pictures_yellow(rec: Recognizer) -> None:
     """12-card frames of the phone deck out of focus (1.5 px) or moved (5 px sideways):
-    measured 186 and 170 of 240 named, 178 and 166 without picture_yellow; none wrong."""
+    measured 186 and 170 of 240 named, 178 and 166 without picture_yellow; none wrong.
+    (Read again sharpened where set aside -- ``retry_smeared_height``, off here -- many of
+    those courts are named anyway: 383 in all, 376 without picture_yellow.)"""
     import dataclasses
 
-    plain = Recognizer(dataclasses.replace(rec.config, picture_yellow=9.0))
-    named, before = _named_blurred(rec, plain, ("phone-scenes",), 20, (_gauss(1.5), _moved(5)))
+    once = dataclasses.replace(rec.config, retry_smeared_height=None)
+    plain = Recognizer(dataclasses.replace(once, picture_yellow=9.0))
+    named, before = _named_blurred(Recognizer(once), plain, ("phone-scenes",), 20,
+                                   (_gauss(1.5), _moved(5)))
     assert named >= 340 and named >= before + 8, (named, before)
 
 
