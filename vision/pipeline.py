@@ -3032,16 +3032,12 @@ class Recognizer:
             sign = 1.0 if so[0] == _CLUB else -1.0
             if any(sign * r.club_over_spade < cfg.club_spade_margin for r in reads):
                 conf = min(conf, 0.49) * 0.5  # the glyph and the waist disagree
-        if (cfg.centre_black_veto is not None and centre is not None and centre.count >= 2
-                and centre.suit_scores is not None and so[0] in (_CLUB, _SPADE)):
-            other = _SPADE if so[0] == _CLUB else _CLUB
-            if float(centre.suit_scores[other] - centre.suit_scores[so[0]]) > cfg.centre_black_veto:
-                conf = min(conf, 0.49) * 0.5  # the pips take the other black suit
-        if (cfg.centre_red_veto is not None and centre is not None and centre.count >= 2
-                and centre.suit_scores is not None and so[0] in (_HEART, _DIAMOND)):
-            other = _DIAMOND if so[0] == _HEART else _HEART
-            if float(centre.suit_scores[other] - centre.suit_scores[so[0]]) > cfg.centre_red_veto:
-                conf = min(conf, 0.49) * 0.5  # the pips take the other red suit
+        if centre is not None and centre.count >= 2 and centre.suit_scores is not None:
+            bar = cfg.centre_black_veto if so[0] in (_CLUB, _SPADE) else cfg.centre_red_veto
+            other = _OTHER_SUIT_INDEX[so[0]]
+            if bar is not None and float(centre.suit_scores[other]
+                                         - centre.suit_scores[so[0]]) > bar:
+                conf = min(conf, 0.49) * 0.5  # the pips take the other suit of its colour
         if (centre is not None and centre.kind == "plain" and RANK_CLASSES[ro[0]] in "JQK"
                 and conf < cfg.plain_court_confidence):
             # a court whose middle shows ink the size of a picture but not one (pips run
@@ -3425,6 +3421,8 @@ def _black_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> floa
 
 # the other suit of each suit's colour
 _OTHER_SUIT = {"C": "S", "S": "C", "H": "D", "D": "H"}
+# ... by suit class index
+_OTHER_SUIT_INDEX = tuple(SUIT_CLASSES.index(_OTHER_SUIT[s]) for s in SUIT_CLASSES)
 
 
 def _suit_margin(card: Card, alternatives: Sequence[tuple[str, float]]) -> float:
