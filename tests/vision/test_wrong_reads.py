@@ -615,9 +615,11 @@ def test_a_red_card_whose_pips_take_the_other_red_suit_is_read_again_sharpened(
     anyway, where 110 px tall or more -- ``retry_smeared_height``: both are off below.)"""
     import dataclasses
 
+    import frames
+
     from vision.pipeline import Recognizer
 
-    plain, truth = frames_table(folder_crops("webcam-grey"), 1)
+    plain, truth = frames.table_frame(folder_crops("webcam-grey"), 12, seed=1)
     image = _blurred(plain, 2.2)
     said = [c.card.code for c in reader.read(image).cards if c.card is not None]
     assert not Counter(said) - Counter(truth), (said, truth)
@@ -638,9 +640,11 @@ def test_corners_that_disagree_on_the_rank_have_their_suit_checked_by_the_pips(
     take the heart, and the card is not named a diamond."""
     import dataclasses
 
+    import frames
+
     from vision.pipeline import Recognizer
 
-    plain, truth = frames_table(folder_crops("webcam-grey"), 55)
+    plain, truth = frames.table_frame(folder_crops("webcam-grey"), 12, seed=55)
     image = _tilted(plain)
     assert "4H" in truth and "4D" not in truth
     said = [c.card.code for c in reader.read(image).cards if c.card is not None]
@@ -649,13 +653,6 @@ def test_corners_that_disagree_on_the_rank_have_their_suit_checked_by_the_pips(
     off = Recognizer(dataclasses.replace(reader.recognizer.config,
                                          centre_suit_rank_split=False))
     assert "4D" in [r.card.code for r in off.read(image) if r.card is not None]
-
-
-def frames_table(crops: list, seed: int) -> tuple:
-    """A 12-card 1280x720 frame of ``crops`` (tests/vision/frames.py) and its cards."""
-    import frames
-
-    return frames.table_frame(crops, 12, seed=seed)
 
 
 # 12-card frames of real crops under warm light and blurred 1.4 px: a 9C, its pips run
