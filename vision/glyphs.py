@@ -357,9 +357,10 @@ def builtin_model() -> GlyphModel:
 def side_notches(mask: np.ndarray) -> tuple[float, float]:
     """Depths (of the width) of the deepest dent in the left side and in the right side of
     a suit shape, between 20% and 62% of its height: a club's waist between its lobes
-    (about 0.1-0.25 each side), which a spade, heart or diamond does not have (below about
-    0.06).  A dent on one side only is no waist: a speck or stroke run into the glyph's
-    side (a court's printed frame beside its index) makes one."""
+    (about 0.1-0.25 each side; 0.06-0.09 where the lobes are set close), which a spade,
+    heart or diamond does not have (below about 0.06).  A dent on one side only is no
+    waist: a speck or stroke run into the glyph's side (a court's printed frame beside its
+    index) makes one."""
     # findContours takes any non-zero pixel as ink: a uint8 mask needs no 0/1 copy
     m = mask if mask.dtype == np.uint8 else (mask > 0).astype(np.uint8)
     h, w = m.shape

@@ -520,8 +520,10 @@ def test_a_spade_widens_from_its_point_and_a_clubs_top_lobe_does_not(
 
     mask = _suit_shape(kind)
     club, spade = SUIT_CLASSES.index("C"), SUIT_CLASSES.index("S")
-    # (the waist's evidence off: club_notch out of reach, no_notch below any dent)
-    widening = dataclasses.replace(rec.config, club_notch=9.0, no_notch=-1.0)
+    # (the waist's evidence off: club_notch out of reach, no shallow waist, no_notch below
+    # any dent)
+    widening = dataclasses.replace(rec.config, club_notch=9.0, club_shallow_notch=None,
+                                   no_notch=-1.0)
     scores = np.full(len(SUIT_CLASSES), 0.9, np.float32)
     adjust_suit_scores(scores, mask, None, widening)
     assert (scores[spade] > scores[club]) == (favoured == "S"), scores
