@@ -396,7 +396,6 @@ def test_a_dent_in_one_side_of_a_suit_glyph_is_no_clubs_waist() -> None:
     assert scores(spade, True, anyside)[spade_i] < scores(spade, True, anyside)[club_i]
 
 
-
 def _club_lobes_set_close() -> np.ndarray:
     """A drawn club 44 px tall whose three lobes overlap far: its waist dents each side
     about 0.08 of its width, short of club_notch (drawn decks' clubs so: 0.06 to 0.09)."""
@@ -495,6 +494,7 @@ def test_blurred_real_clubs_with_a_shallow_waist_are_named(folder_crops) -> None
             named += len(said)
             named_before += sum(1 for r in before.read(picture) if r.card is not None)
     assert named >= named_before + 5, (named, named_before)
+
 
 def _shrunk(image: np.ndarray, f: float) -> np.ndarray:
     return cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
