@@ -2754,7 +2754,8 @@ class Recognizer:
             or (any(r.lined for r in best.reads)
                 and not (reading.card is not None and reading.card.rank in "JQK"))
             or _card_height(best.corners) < cfg.centre_small_height
-            or (cfg.counted_pairs and _first_two_ranks(best.reads) in cfg.counted_pairs)
+            or self._counted_pair(best.reads, reading.alternatives[0][0][0]
+                                  if reading.alternatives else None)
         ):
             # (the pips' shapes are read for a card read from an index run together: they
             # settle a red suit, see _stacked_suit)
@@ -2781,14 +2782,11 @@ class Recognizer:
             # glyphs cut from faint ink only (a soft red index): named only where the
             # middle bears the rank out (a moved 2 of hearts, its faint "2" read as a 7)
             return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
-        if (reading.card is not None and self.config.counted_pairs
+        if (reading.card is not None and self._counted_pair(best.reads, reading.card.rank)
                 and not (centre is not None and centre.counts(reading.card.rank))):
-            pair = _first_two_ranks(best.reads)
-            if pair[0] == reading.card.rank and pair in self.config.counted_pairs:
-                # a rank the corners may have made of their runner-up (a blurred 5 read
-                # as an 8): named only where the middle counts it
-                return CardReading(None, reading.corners, reading.confidence,
-                                   reading.alternatives)
+            # a rank the corners may have made of their runner-up (a blurred 5 read as an
+            # 8): named only where the middle counts it
+            return CardReading(None, reading.corners, reading.confidence, reading.alternatives)
         height = _card_height(best.corners)
         if reading.card is not None and height < self.config.min_card_height:
             # so small that its index is a few px high: a blur, not a glyph (a K read as an
@@ -2831,6 +2829,16 @@ class Recognizer:
             return reading
         return CardReading(reading.card, reading.corners, reading.confidence,
                            reading.alternatives, reading.partial, self._index_place(best.reads))
+
+    def _counted_pair(self, reads: list[CornerRead], rank: str | None) -> bool:
+        """Whether index corners whose best real rank is ``rank`` have it and their
+        runner-up as one of ``counted_pairs`` (the scores looked at only for a rank that
+        begins a pair)."""
+        pairs = self.config.counted_pairs
+        if rank is None or not any(first == rank for first, _ in pairs):
+            return False
+        pair = _first_two_ranks(reads)
+        return pair[0] == rank and pair in pairs
 
     def _stacked_suit(self, reading: CardReading, centre: Centre | None) -> bool:
         """Whether a card read from an index whose rank ran into its suit (see
