@@ -590,6 +590,13 @@ class RecognizerConfig:
     # ... but a card whose index corners of that way show no glyph at all is read the other
     # way up too (seen at a steep slant along its length, a card looks wider than tall)
     other_way_up: bool = True
+    # a card that may lie either way up (at least clear_portrait square) has the index
+    # corners of the way its shape makes likelier (short sides top and bottom) read first,
+    # and the other way's only where those two do not both read, agree on rank and suit,
+    # each of at least this quality (best rank plus best suit score): in 3,226 such cards
+    # of real and drawn frames, plain, tilted, blurred and halved, the other way won for
+    # 920, never where the likelier way read so (at 1.5 neither).  None: both ways read.
+    likely_way_quality: float | None = 1.6
     max_hypotheses: int = 2  # glyph cut-outs tried per corner
     # both index corners of every card are read.  A card lying apart (a region of its own
     # in the Otsu mask, the frame holding at least single_min_cards cards, its area within
@@ -1747,6 +1754,14 @@ class _CornerWarp:
         elif min(a, b) / max(a, b) < cfg.clear_portrait:
             self.ways = [0] if a < b else [1]
 
+    def likely_ways(self) -> list[int]:
+        """Of a card that may lie either way up, the way whose short sides are top and
+        bottom (as :meth:`Recognizer._interpret` favours it); both where the sides are
+        alike."""
+        a = (self.sides[0] + self.sides[2]) / 2
+        b = (self.sides[1] + self.sides[3]) / 2
+        return [0] if a < b else [1] if b < a else list(self.ways)
+
     def other_way(self, cfg: RecognizerConfig) -> _CornerWarp:
         """The same card's corners read the other way up (of a card clear which way up it
         lies): its quad, already in order, is ordered the same again."""
@@ -2295,7 +2310,10 @@ class Recognizer:
         with stages("rectify"):
             warps = [_CornerWarp(pyr, q, cfg, size) for q in quads]
             single = self._lying_apart(quads, apart)
-            jobs = [(i, k + h) for i, w in enumerate(warps) for k in w.ways for h in (0, 2)]
+            # (of a card that may lie either way up, the likelier way's corners first)
+            first = [w.ways if len(w.ways) == 1 or cfg.likely_way_quality is None
+                     else w.likely_ways() for w in warps]
+            jobs = [(i, k + h) for i, ws in enumerate(first) for k in ws for h in (0, 2)]
             patches = [warps[i].patch(k) for i, k in jobs]
         # the patches warped, kept for a card read again (retry_restore)
         warped = dict(zip(jobs, patches, strict=True))
@@ -2313,6 +2331,17 @@ class Recognizer:
             for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wide, faint=True),
                                  strict=True):
                 reads[i][k] = keep(i, k, r)
+            # the other way up's corners, where the likelier way's do not read clearly
+            later = [(i, k + h) for i, w in enumerate(warps) if len(first[i]) < len(w.ways)
+                     and not self._clear_way(reads[i], first[i][0])
+                     for k in w.ways if k not in first[i] for h in (0, 2)]
+            if later:
+                more = [warps[i].patch(k) for i, k in later]
+                warped.update(zip(later, more, strict=True))
+                wide = self._wider([(warps[i], k) for i, k in later])
+                for (i, k), r in zip(later, self.reader.read_patches(more, wider=wide,
+                                                                     faint=True), strict=True):
+                    reads[i][k] = keep(i, k, r)
         staged = []
         for w, rd in zip(warps, reads, strict=True):
             mine = [rd[k] for k in range(4) if k % 2 in w.ways]
@@ -2829,6 +2858,18 @@ class Recognizer:
             return reading
         return CardReading(reading.card, reading.corners, reading.confidence,
                            reading.alternatives, reading.partial, self._index_place(best.reads))
+
+    def _clear_way(self, reads: list[CornerRead | None], k: int) -> bool:
+        """Whether both index corners of way ``k`` (corners k and k + 2 of ``reads``) read,
+        agree on rank and suit, and each reads at least ``likely_way_quality``: the other
+        way up need not be read then."""
+        need = self.config.likely_way_quality
+        a, b = reads[k], reads[k + 2]
+        return (need is not None and a is not None and b is not None
+                and a.quality >= need and b.quality >= need
+                and _argmax(a.rank_list, len(RANK_CLASSES))
+                == _argmax(b.rank_list, len(RANK_CLASSES))
+                and a.suit_best == b.suit_best)
 
     def _counted_pair(self, reads: list[CornerRead], rank: str | None) -> bool:
         """Whether index corners whose best real rank is ``rank`` have it and their
