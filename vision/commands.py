@@ -140,6 +140,11 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=1, help="seed of the synthetic frames (1)")
     p.add_argument(
+        "--speed-reads", type=int, default=5, metavar="N",
+        help="read each 12-card synthetic frame N times and time its fastest read, what the "
+        "reader costs without the machine's other work (5; 1: the one scored read)",
+    )
+    p.add_argument(
         "--limit", type=int, default=0, metavar="N", help="score at most N images per folder"
     )
     p.add_argument("--quiet", action="store_true", help="no per-image lines")

@@ -76,6 +76,7 @@ def test_bench_json_on_a_synthetic_folder_and_a_real_one(
     full = report["synthetic"]
     assert full["full_cards"] == 12 and full["full_frames"] == 1
     assert 0 < full["ms_full_median"] == full["ms_full_max"]
+    assert full["full_reads"] == 5  # (its fastest read of five)
     assert report["total"]["full_frames"] == 0 and report["total"]["ms_full_median"] is None
 
 
@@ -89,7 +90,8 @@ def test_bench_vision_command_prints_a_table(repo_root: Path, shared_dir: Path) 
     assert proc.returncode == 0, proc.stderr
     assert "precision" in proc.stdout and "phone-scenes" in proc.stdout
     assert "synthetic 1280x720" in proc.stdout
-    assert "synthetic frames of 12 cards (1):" in proc.stdout and "goal: 15 ms" in proc.stdout
+    assert "synthetic frames of 12 cards (1, the fastest of 5 reads each):" in proc.stdout
+    assert "goal: 15 ms" in proc.stdout
     assert "by suit" in proc.stdout and "by rank" in proc.stdout
 
 
@@ -165,3 +167,24 @@ def test_bench_scores_the_labelled_folders_inside_a_folder_and_skips_files(
     assert proc.returncode == 0, proc.stderr
     assert "skipping" in proc.stderr
     assert [f["images"] for f in json.loads(proc.stdout)["folders"]] == [2, 1]
+
+
+def test_the_speed_goals_frames_are_timed_by_their_fastest_read(repo_root: Path) -> None:
+    """Each 12-card frame is read --speed-reads times and its fastest read counted (one
+    read: the scored one); fewer than one read is refused, saying what to give."""
+    def bench(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "vision.bench", "--frames", "1", *extra],
+            cwd=repo_root, capture_output=True, text=True, timeout=120,
+            env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
+        )
+
+    one = bench("--json", "--speed-reads", "1")
+    assert one.returncode == 0, one.stderr
+    assert json.loads(one.stdout)["synthetic"]["full_reads"] == 1
+    three = bench("--speed-reads", "3")
+    assert three.returncode == 0, three.stderr
+    assert "synthetic frames of 12 cards (1, the fastest of 3 reads each):" in three.stdout
+    refused = bench("--speed-reads", "0")
+    assert refused.returncode == 2 and "give 1 or more reads" in refused.stderr
+    assert refused.stdout == ""
