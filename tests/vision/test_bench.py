@@ -90,7 +90,7 @@ def test_bench_vision_command_prints_a_table(repo_root: Path, shared_dir: Path) 
     assert proc.returncode == 0, proc.stderr
     assert "precision" in proc.stdout and "phone-scenes" in proc.stdout
     assert "synthetic 1280x720" in proc.stdout
-    assert "synthetic frames of 12 cards (1, the fastest of 5 reads each):" in proc.stdout
+    assert "synthetic frames of 12 cards (1, the fastest of 5 reads each, CPU time):" in proc.stdout
     assert "goal: 15 ms" in proc.stdout
     assert "by suit" in proc.stdout and "by rank" in proc.stdout
 
@@ -184,7 +184,8 @@ def test_the_speed_goals_frames_are_timed_by_their_fastest_read(repo_root: Path)
     assert json.loads(one.stdout)["synthetic"]["full_reads"] == 1
     three = bench("--speed-reads", "3")
     assert three.returncode == 0, three.stderr
-    assert "synthetic frames of 12 cards (1, the fastest of 3 reads each):" in three.stdout
+    assert ("synthetic frames of 12 cards (1, the fastest of 3 reads each, CPU time):"
+            in three.stdout)
     refused = bench("--speed-reads", "0")
     assert refused.returncode == 2 and "give 1 or more reads" in refused.stderr
     assert refused.stdout == ""
