@@ -2331,13 +2331,15 @@ class Recognizer:
             for (i, k), r in zip(jobs, self.reader.read_patches(patches, wider=wide, faint=True),
                                  strict=True):
                 reads[i][k] = keep(i, k, r)
-            # the other way up's corners, where the likelier way's do not read clearly
-            later = [(i, k + h) for i, w in enumerate(warps) if len(first[i]) < len(w.ways)
-                     and not self._clear_way(reads[i], first[i][0])
-                     for k in w.ways if k not in first[i] for h in (0, 2)]
-            if later:
+        # the other way up's corners, where the likelier way's do not read clearly
+        later = [(i, k + h) for i, w in enumerate(warps) if len(first[i]) < len(w.ways)
+                 and not self._clear_way(reads[i], first[i][0])
+                 for k in w.ways if k not in first[i] for h in (0, 2)]
+        if later:
+            with stages("rectify"):
                 more = [warps[i].patch(k) for i, k in later]
                 warped.update(zip(later, more, strict=True))
+            with stages("read corners"):
                 wide = self._wider([(warps[i], k) for i, k in later])
                 for (i, k), r in zip(later, self.reader.read_patches(more, wider=wide,
                                                                      faint=True), strict=True):
