@@ -81,9 +81,11 @@ def _compile(out: Path, want: str) -> int:
                     [f"vision/{name}.py" for name in native.MODULES],
                     opt_level="3", group_name=native.GROUP, target_dir=str(work / "c"),
                 )
-                # the C kernels: plain IEEE arithmetic (no fused multiply-adds), as numpy's
+                # the C kernels: plain IEEE arithmetic (no fused multiply-adds), as numpy's,
+                # and the C library's angles, as Python's math module's
                 kernels = Extension(f"vision.{native.KERNELS}", [f"vision/{native.KERNELS}.c"],
-                                    extra_compile_args=["-O2", "-ffp-contract=off"])
+                                    extra_compile_args=["-O2", "-ffp-contract=off"],
+                                    libraries=["m"])
                 setup(name="vision-native", ext_modules=[*extensions, kernels], script_args=[
                     "build_ext", "--build-lib", str(out), "--build-temp", str(work / "o")])
             finally:

@@ -1,7 +1,7 @@
-/* The card reader's C kernels: six loops over a corner patch's or a glyph's pixels that
- * numpy and OpenCV do in several calls or a slow pass each, done in one (see
- * vision/native.py, which loads them with the compiled modules, and scripts/build_native.py,
- * which builds them).
+/* The card reader's C kernels: seven loops over a corner patch's or a glyph's pixels, or
+ * an outline's points, that numpy and OpenCV do in several calls or a slow pass each, done
+ * in one (see vision/native.py, which loads them with the compiled modules, and
+ * scripts/build_native.py, which builds them).
  *
  * Each gives exactly what the Python it stands for gives, to the bit, on any input
  * (tests/vision/test_kernels.py compares them):
@@ -20,12 +20,19 @@
  *                OpenCV's own pass over the labels costs more than the labelling
  *   open_lines -- vision.pipeline._open_line's openings of a mask by a line, in the
  *                columns or rows vision.pipeline._long_lines asks for
+ *   fit_sides -- vision.detect._side_lines' lines fitted to the sides of card quads: the
+ *                same choice of contour points, the same sums in the same order (point by
+ *                point from zero, as numpy's bincount adds), the C library's angles (as
+ *                Python's math module gives them), no fused multiply-adds (built with
+ *                -ffp-contract=off)
  * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
  * given, a mismatch is a ValueError.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* a C-contiguous buffer of ``object`` (writable where asked) */
@@ -567,6 +574,130 @@ done:
     return result;
 }
 
+/* fit_sides(points, counts, quads, dirs, lengths, n_quads, rounds, huber, out) -> None
+ * For each side i of each of the n_quads quads (``quads``: float64, n_quads x 4 x 2, its
+ * corners; ``dirs``: its sides' unit directions, the same shape; ``lengths``: their
+ * lengths, n_quads x 4), of that quad's contour points (``points``: float64, M x 2, the
+ * quads' points one quad after another; ``counts``: int64, how many are each quad's) those
+ * whose position along the side from its first corner lies strictly between 0.15 and 0.85
+ * of its length and whose distance off it is below max(3, 0.04 x its length), in their
+ * order: where they are 5 or more, a line fitted to them -- ``rounds`` times reweighted by
+ * Huber's weights (``huber``: c) -- is written to ``out`` (float64, n_quads x 4 x 4: the
+ * line's direction x, y and a point on it x, y, relative to the side's first corner); the
+ * other sides' rows are left as they are. */
+static PyObject *fit_sides(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 9, "fit_sides(points, counts, quads, dirs, lengths, n_quads, rounds, "
+               "huber, out)", args, 0, NULL, NULL) < 0)
+        return NULL;
+    Py_ssize_t n_quads = PyLong_AsSsize_t(args[5]);
+    long rounds = PyLong_AsLong(args[6]);
+    double huber = PyFloat_AsDouble(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[6];
+    PyObject *const arrays[6] = {args[0], args[1], args[2], args[3], args[4], args[8]};
+    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    if (take_all(arrays, views, writable, 6) < 0) return NULL;
+    PyObject *result = NULL;
+    double *buffer = NULL;
+    const int64_t *counts = (const int64_t *)views[1].buf;
+    Py_ssize_t total = 0, most = 0;
+    if (n_quads < 0 || rounds < 0 || views[1].len != n_quads * 8
+            || views[2].len != n_quads * 64 || views[3].len != n_quads * 64
+            || views[4].len != n_quads * 32 || views[5].len != n_quads * 128) {
+        wrong_size("fit_sides");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n_quads; k++) {
+        if (counts[k] < 0) {
+            wrong_size("fit_sides");
+            goto done;
+        }
+        total += counts[k];
+        if (counts[k] > most) most = counts[k];
+    }
+    if (views[0].len != total * 16) {
+        wrong_size("fit_sides");
+        goto done;
+    }
+    /* a side's points chosen (x, y) and their weights */
+    buffer = (double *)malloc(sizeof(double) * 3 * (size_t)(most > 0 ? most : 1));
+    if (buffer == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *points = (const double *)views[0].buf;
+    const double *quads = (const double *)views[2].buf;
+    const double *dirs = (const double *)views[3].buf;
+    const double *lengths = (const double *)views[4].buf;
+    double *out = (double *)views[5].buf;
+    double *xs = buffer, *ys = buffer + most, *ws = buffer + 2 * most;
+    Py_ssize_t first = 0;
+    for (Py_ssize_t k = 0; k < n_quads; k++) {
+        const double *own = points + 2 * first;
+        Py_ssize_t n_points = (Py_ssize_t)counts[k];
+        for (int i = 0; i < 4; i++) {
+            const double cx = quads[8 * k + 2 * i], cy = quads[8 * k + 2 * i + 1];
+            const double ux = dirs[8 * k + 2 * i], uy = dirs[8 * k + 2 * i + 1];
+            const double length = lengths[4 * k + i];
+            const double lo = 0.15 * length, hi = 0.85 * length;
+            const double off = fmax(3.0, 0.04 * length);
+            Py_ssize_t n = 0;
+            for (Py_ssize_t j = 0; j < n_points; j++) {
+                const double rx = own[2 * j] - cx, ry = own[2 * j + 1] - cy;
+                const double t = rx * ux + ry * uy;
+                const double d = fabs(rx * uy - ry * ux);
+                if (t > lo && t < hi && d < off) {
+                    xs[n] = rx;
+                    ys[n] = ry;
+                    n++;
+                }
+            }
+            if (n < 5) continue;
+            for (Py_ssize_t j = 0; j < n; j++) ws[j] = 1.0;
+            double mx = 0.0, my = 0.0, cs = 0.0, sn = 0.0;
+            for (long round = 0; round <= rounds; round++) {
+                /* weighted centroid, and the principal direction of the weighted scatter */
+                double sw = 0.0, swx = 0.0, swy = 0.0, swxx = 0.0, swyy = 0.0, swxy = 0.0;
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    const double w = ws[j], wx = w * xs[j], wy = w * ys[j];
+                    sw += w;
+                    swx += wx;
+                    swy += wy;
+                    swxx += wx * xs[j];
+                    swyy += wy * ys[j];
+                    swxy += wx * ys[j];
+                }
+                mx = swx / sw;
+                my = swy / sw;
+                const double sxx = swxx / sw - mx * mx;
+                const double syy = swyy / sw - my * my;
+                const double sxy = swxy / sw - mx * my;
+                const double angle = 0.5 * atan2(2.0 * sxy, sxx - syy);
+                cs = cos(angle);
+                sn = sin(angle);
+                if (round == rounds) break;
+                for (Py_ssize_t j = 0; j < n; j++) {
+                    const double r = fabs((xs[j] - mx) * sn - (ys[j] - my) * cs);
+                    ws[j] = huber / (r > huber ? r : huber);
+                }
+            }
+            double *line = out + 16 * k + 4 * i;
+            line[0] = cs;
+            line[1] = sn;
+            line[2] = mx;
+            line[3] = my;
+        }
+        first += n_points;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    free(buffer);
+    release_all(views, 6);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
      "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
@@ -581,6 +712,9 @@ static PyMethodDef methods[] = {
      "cc_stats(labels, rows, cols, out): box and area of each labelled component"},
     {"open_lines", (PyCFunction)(void (*)(void))open_lines, METH_FASTCALL,
      "open_lines(mask, rows, cols, n, vertical, lo, hi, out): openings by a line, or-ed in"},
+    {"fit_sides", (PyCFunction)(void (*)(void))fit_sides, METH_FASTCALL,
+     "fit_sides(points, counts, quads, dirs, lengths, n_quads, rounds, huber, out): lines "
+     "fitted to the sides of card quads"},
     {NULL, NULL, 0, NULL},
 };
 

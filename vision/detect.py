@@ -19,8 +19,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.native import kernels
+
 if TYPE_CHECKING:
     from vision.pipeline import RecognizerConfig
+
+# the C kernels, with the compiled modules (see vision.native): refine_quads hands them its
+# lines' fits
+_KERNELS = kernels()
 
 
 def to_bgr(image: np.ndarray) -> np.ndarray | None:
@@ -128,11 +134,13 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
 
     Each line is a robust least-squares fit: Huber's weights (see ``HUBER_C``), iterated
     ``FIT_ROUNDS`` times from the plain fit -- a glyph or shadow touching the outline pulls
-    it little.  All the sides of all the quads are fitted together, in a few passes of
-    numpy over the points of the frame's cards (a dozen cards, some 0.3 ms, where OpenCV's
-    fitLine, which restarts its Huber fit from twenty random subsets of each side's points,
-    took 1.5; the corners of drawn cards come out as close to the truth).  Each quad comes
-    out as it would alone, to the bit."""
+    it little (OpenCV's fitLine restarts its Huber fit from twenty random subsets of each
+    side's points, and took 1.5 ms a frame; the corners of drawn cards come out as close to
+    the truth).  All the sides of all the quads are fitted together: by the C kernel
+    ``fit_sides`` with the compiled reader (some 0.1 ms for a dozen cards), else in a few
+    passes of numpy over the points of the frame's cards (:func:`_side_lines`, the same
+    numbers to the bit; compiled, some 1 ms).  Each quad comes out as it would alone, to
+    the bit."""
     out = [np.asarray(q, np.float32) for _, q in items]
     todo = [k for k, (c, _) in enumerate(items) if len(c.reshape(-1, 2)) >= 16]
     if not todo:
@@ -143,60 +151,20 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     lengths = np.hypot(ab[..., 0], ab[..., 1])  # K x 4
     usable = lengths.min(axis=1) >= 4
     u = ab / np.maximum(lengths, 1e-9)[..., None]
-    # every contour point against the four sides of its quad: along (t) and off (d) each
+    # each side's line: direction (vx, vy) through (px, py) -- by default its own side,
+    # through its first corner -- where at least 5 points lie along it
     pts = [items[k][0].reshape(-1, 2) for k in todo]
     counts = [len(c) for c in pts]
-    owner = np.repeat(np.arange(n_quads), counts)
     p = np.concatenate(pts).astype(np.float64)
-    # (M x 4 each: per point, its quad's corners, sides' directions and the bounds along
-    # and off each side, made per side and repeated -- the same numbers as made per point)
-    cx, cy, ux, uy = (np.repeat(v, counts, axis=0) for v in (
-        quads[..., 0], quads[..., 1], u[..., 0], u[..., 1]))
-    lo, hi, off = (np.repeat(v, counts, axis=0) for v in (
-        0.15 * lengths, 0.85 * lengths, np.maximum(3.0, 0.04 * lengths)))
-    rx = p[:, 0, None] - cx
-    ry = p[:, 1, None] - cy
-    t = rx * ux + ry * uy
-    d = np.abs(rx * uy - ry * ux)
-    sel = (t > lo) & (t < hi) & (d < off)
-    # the points chosen, grouped by side (quad k's side i is group 4k + i); positions
-    # relative to the side's first corner (found in the flat array: point * 4 + side)
-    flat = np.flatnonzero(sel)
-    at, side = flat >> 2, flat & 3
-    group = owner[at] * 4 + side
-    order = np.argsort(group, kind="stable")
-    group = group[order]
-    flat = flat[order]
-    x, y = rx.reshape(-1)[flat], ry.reshape(-1)[flat]
-    per_side = np.bincount(group, minlength=4 * n_quads)
-    enough = per_side >= 5
-    keep = enough[group]
-    x, y = x[keep], y[keep]
-    fitted = np.flatnonzero(enough)
-    size = per_side[fitted]
-    starts = np.concatenate(([0], np.cumsum(size)[:-1]))
-    # each side's line: direction (vx, vy) through (px, py), by default its own side
-    vx, vy = u[..., 0].reshape(-1), u[..., 1].reshape(-1)
-    px, py = np.zeros(4 * n_quads), np.zeros(4 * n_quads)
-    if len(fitted):
-        w = np.ones(len(x))
-        for rnd in range(FIT_ROUNDS + 1):
-            # weighted centroid, and the principal direction of the weighted scatter
-            wsum = np.add.reduceat(w, starts)
-            wx, wy = w * x, w * y
-            mx = np.add.reduceat(wx, starts) / wsum
-            my = np.add.reduceat(wy, starts) / wsum
-            sxx = np.add.reduceat(wx * x, starts) / wsum - mx * mx
-            syy = np.add.reduceat(wy * y, starts) / wsum - my * my
-            sxy = np.add.reduceat(wx * y, starts) / wsum - mx * my
-            angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-            cos, sin = np.cos(angle), np.sin(angle)
-            if rnd == FIT_ROUNDS:
-                break
-            cx, cy, cs, sn = np.repeat(np.stack([mx, my, cos, sin]), size, axis=1)
-            r = np.abs((x - cx) * sn - (y - cy) * cs)
-            w = HUBER_C / np.maximum(r, HUBER_C)
-        vx[fitted], vy[fitted], px[fitted], py[fitted] = cos, sin, mx, my
+    if _KERNELS is not None:
+        lines = np.zeros((n_quads, 4, 4))
+        lines[..., :2] = u
+        _KERNELS.fit_sides(p, np.asarray(counts, np.int64), np.ascontiguousarray(quads),
+                           np.ascontiguousarray(u), np.ascontiguousarray(lengths), n_quads,
+                           FIT_ROUNDS, HUBER_C, lines)
+        vx, vy, px, py = (lines[..., j].reshape(-1) for j in range(4))
+    else:
+        vx, vy, px, py = _side_lines(p, counts, quads, u, lengths)
     # each corner where the side before it meets its own side (quads x sides)
     vx2, vy2 = vx.reshape(-1, 4), vy.reshape(-1, 4)
     x2, y2 = px.reshape(-1, 4) + quads[..., 0], py.reshape(-1, 4) + quads[..., 1]
@@ -213,6 +181,79 @@ def refine_quads(items: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[np.ndar
     for j in np.flatnonzero(usable & crossing & near).tolist():
         out[todo[j]] = res[j].astype(np.float32)
     return out
+
+
+def _side_lines(
+    p: NDArray[np.float64], counts: list[int], quads: NDArray[np.float64],
+    u: NDArray[np.float64], lengths: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The lines of :func:`refine_quads`: for each side of each quad (K x 4 x 2 corners,
+    ``u`` their sides' unit directions, ``lengths`` their lengths), of the contour points
+    ``p`` (``counts`` of them to each quad, in order) those along the middle 70% of the side
+    and within max(3 px, 4% of its length) of it, a line fitted -- direction (vx, vy) and a
+    point (px, py) relative to the side's first corner, four arrays of K x 4 -- where there
+    are 5 such points or more; else the side's own direction through its first corner.
+
+    The sums run point by point, in the contour's order, from zero (numpy's bincount, and
+    the C kernel ``fit_sides`` alike), and the angles are the C library's (``math``): the
+    kernel gives the same numbers to the bit."""
+    n_quads = len(quads)
+    owner = np.repeat(np.arange(n_quads), counts)
+    # (M x 4 each: per point, its quad's corners, sides' directions and the bounds along
+    # and off each side, made per side and repeated -- the same numbers as made per point)
+    cx, cy, ux, uy = (np.repeat(v, counts, axis=0) for v in (
+        quads[..., 0], quads[..., 1], u[..., 0], u[..., 1]))
+    lo, hi, off = (np.repeat(v, counts, axis=0) for v in (
+        0.15 * lengths, 0.85 * lengths, np.maximum(3.0, 0.04 * lengths)))
+    rx = p[:, 0, None] - cx
+    ry = p[:, 1, None] - cy
+    t = rx * ux + ry * uy
+    d = np.abs(rx * uy - ry * ux)
+    sel = (t > lo) & (t < hi) & (d < off)
+    # the points chosen, grouped by side (quad k's side i is group 4k + i), in the contour's
+    # order; positions relative to the side's first corner (found in the flat array: point
+    # * 4 + side)
+    flat = np.flatnonzero(sel)
+    at, side = flat >> 2, flat & 3
+    group = owner[at] * 4 + side
+    order = np.argsort(group, kind="stable")
+    group = group[order]
+    flat = flat[order]
+    x, y = rx.reshape(-1)[flat], ry.reshape(-1)[flat]
+    per_side = np.bincount(group, minlength=4 * n_quads)
+    enough = per_side >= 5
+    keep = enough[group]
+    x, y = x[keep], y[keep]
+    fitted = np.flatnonzero(enough)
+    vx, vy = u[..., 0].flatten(), u[..., 1].flatten()  # (copies: u is the caller's)
+    px, py = np.zeros(4 * n_quads), np.zeros(4 * n_quads)
+    if not len(fitted):
+        return vx, vy, px, py
+    m = len(fitted)
+    at_side = np.repeat(np.arange(m), per_side[fitted])  # each point's side, of those fitted
+    w = np.ones(len(x))
+    cos: list[float] = []
+    sin: list[float] = []
+    for rnd in range(FIT_ROUNDS + 1):
+        # weighted centroid, and the principal direction of the weighted scatter
+        wx, wy = w * x, w * y
+        wsum = np.bincount(at_side, w, m)
+        mx = np.bincount(at_side, wx, m) / wsum
+        my = np.bincount(at_side, wy, m) / wsum
+        sxx = np.bincount(at_side, wx * x, m) / wsum - mx * mx
+        syy = np.bincount(at_side, wy * y, m) / wsum - my * my
+        sxy = np.bincount(at_side, wx * y, m) / wsum - mx * my
+        angles = [0.5 * math.atan2(2.0 * b, a - c)
+                  for a, b, c in zip(sxx.tolist(), sxy.tolist(), syy.tolist(), strict=True)]
+        cos = [math.cos(a) for a in angles]
+        sin = [math.sin(a) for a in angles]
+        if rnd == FIT_ROUNDS:
+            break
+        cs, sn = np.array(cos)[at_side], np.array(sin)[at_side]
+        r = np.abs((x - mx[at_side]) * sn - (y - my[at_side]) * cs)
+        w = HUBER_C / np.maximum(r, HUBER_C)
+    vx[fitted], vy[fitted], px[fitted], py[fitted] = cos, sin, mx, my
+    return vx, vy, px, py
 
 
 _OUTLINE_T = np.linspace(0.1, 0.9, 8)

@@ -9,10 +9,11 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: six loops over a patch's or
-a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms, the
-labels of connected components and their statistics, the openings by a line) that numpy
-and OpenCV take several calls or a slow pass each for, giving the same numbers to the bit;
+Built with them is a small C extension, ``vision/_kernels.c``: seven loops over a patch's
+or a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms, the
+labels of connected components and their statistics, the openings by a line) or an
+outline's points (the lines fitted to a card's sides) that numpy and OpenCV take several
+calls or a slow pass each for, giving the same numbers to the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
@@ -121,6 +122,11 @@ class Kernels(Protocol):
 
     def open_lines(self, mask: NDArray[np.uint8], rows: int, cols: int, n: int, vertical: bool,
                    lo: int, hi: int, out: NDArray[np.uint8]) -> None: ...
+
+    def fit_sides(self, points: NDArray[np.float64], counts: NDArray[np.int64],
+                  quads: NDArray[np.float64], dirs: NDArray[np.float64],
+                  lengths: NDArray[np.float64], n_quads: int, rounds: int, huber: float,
+                  out: NDArray[np.float64]) -> None: ...
 
 
 def kernels() -> Kernels | None:
