@@ -2869,9 +2869,7 @@ class Recognizer:
         a, b = reads[k], reads[k + 2]
         return (need is not None and a is not None and b is not None
                 and a.quality >= need and b.quality >= need
-                and _argmax(a.rank_list, len(RANK_CLASSES))
-                == _argmax(b.rank_list, len(RANK_CLASSES))
-                and a.suit_best == b.suit_best)
+                and not _rank_split([a, b]) and a.suit_best == b.suit_best)
 
     def _counted_pair(self, reads: list[CornerRead], rank: str | None) -> bool:
         """Whether index corners whose best real rank is ``rank`` have it and their
