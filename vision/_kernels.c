@@ -1,4 +1,4 @@
-/* The card reader's C kernels: seven loops over a corner patch's or a glyph's pixels, or
+/* The card reader's C kernels: eight loops over a corner patch's or a glyph's pixels, or
  * an outline's points, that numpy and OpenCV do in several calls or a slow pass each, done
  * in one (see vision/native.py, which loads them with the compiled modules, and
  * scripts/build_native.py, which builds them).
@@ -20,6 +20,12 @@
  *                OpenCV's own pass over the labels costs more than the labelling
  *   open_lines -- vision.pipeline._open_line's openings of a mask by a line, in the
  *                columns or rows vision.pipeline._long_lines asks for
+ *   notches   -- vision.glyphs.side_notches of a suit glyph: OpenCV's outer borders
+ *                (findContours: Suzuki and Abe's border following, as OpenCV scans and
+ *                marks), the largest, and the convexity defects of its hull -- where the
+ *                border passes no pixel twice, so that its hull's corners are the one
+ *                strict convex hull's (else None: which of a pixel's two places OpenCV's
+ *                hull takes, its versions choose differently, and OpenCV is asked)
  *   fit_sides -- vision.detect._side_lines' lines fitted to the sides of card quads: the
  *                same choice of contour points, the same sums in the same order (point by
  *                point from zero, as numpy's bincount adds), the C library's angles (as
@@ -698,6 +704,267 @@ done:
     return result;
 }
 
+/* the eight neighbours, by chain code: 0 right, then turning towards the top (y down) */
+static const int CODE_DX[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+static const int CODE_DY[8] = {0, -1, -1, -1, 0, 1, 1, 1};
+
+typedef struct { int x, y; } pt_t;
+
+/* The outer border of the 8-connected component whose first pixel in raster order is at
+ * (x, y) of the padded picture ``img`` (``stride`` wide: 0 background, 1 ink not yet on a
+ * border, else the border's mark), followed as Suzuki and Abe's algorithm follows it, its
+ * pixels marked ``mark`` (with 0x80 set on its right-hand ends: the pixel just left of
+ * background to its right), and every step's point (in the unpadded picture) written to
+ * ``out``; the number of points. */
+static Py_ssize_t follow_border(int8_t *img, Py_ssize_t stride, Py_ssize_t x, Py_ssize_t y,
+                                int8_t mark, pt_t *out) {
+    Py_ssize_t off[8];
+    for (int s = 0; s < 8; s++) off[s] = CODE_DY[s] * stride + CODE_DX[s];
+    int8_t *start = img + y * stride + x;
+    Py_ssize_t n = 0;
+    int px = (int)x - 1, py = (int)y - 1;
+    /* the first ink neighbour, turning clockwise from the left one (background) */
+    int s = 4;
+    int8_t *first = NULL;
+    do {
+        s = (s + 7) & 7;
+        first = start + off[s];
+    } while (*first == 0 && s != 4);
+    if (s == 4 && *first == 0) {
+        *start = (int8_t)(mark | -128);
+        out[n++] = (pt_t){px, py};
+        return n;
+    }
+    int8_t *here = start;
+    for (;;) {
+        const int came = s;  /* the direction looked in last, turned round below */
+        int8_t *next = NULL;
+        for (;;) {
+            s = s + 1;
+            next = here + off[s & 7];
+            if (*next != 0) break;
+        }
+        s &= 7;
+        if ((unsigned)(s - 1) < (unsigned)came)
+            *here = (int8_t)(mark | -128);
+        else if (*here == 1)
+            *here = mark;
+        out[n++] = (pt_t){px, py};
+        px += CODE_DX[s];
+        py += CODE_DY[s];
+        if (next == start && here == first) break;
+        here = next;
+        s = (s + 4) & 7;
+    }
+    return n;
+}
+
+/* ---- the convex hull of a border that passes no pixel twice: its corners (no point on
+ * a side between two) as places in the border, in the border's order ---- */
+
+typedef struct { int x, y, i; } sorted_t;
+
+static int by_index(const void *a, const void *b) {
+    const int p = *(const int *)a, q = *(const int *)b;
+    return (p > q) - (p < q);
+}
+
+/* > 0 where o, a, b turn one way (counter-clockwise in x right, y up), < 0 the other */
+static long long turn(const sorted_t *o, const sorted_t *a, const sorted_t *b) {
+    return (long long)(a->x - o->x) * (b->y - o->y) - (long long)(a->y - o->y) * (b->x - o->x);
+}
+
+/* The hull's corners of a border's points, all apart (``place``: rows x cols, each
+ * point's place in the border + 1 where it lies, else 0), into ``hull``, as places in the
+ * border, ascending; how many.  ``pts``: room for the points, ``chain``: for one more
+ * (Andrew's monotone chain: the points by x, then y, read off ``place`` column by column;
+ * each half keeps only strict turns). */
+static int border_hull(const int32_t *place, Py_ssize_t rows, Py_ssize_t cols,
+                       sorted_t *pts, int *chain, int *hull) {
+    int m = 0;
+    for (Py_ssize_t x = 0; x < cols; x++)
+        for (Py_ssize_t y = 0; y < rows; y++) {
+            const int32_t at = place[y * cols + x];
+            if (at) pts[m++] = (sorted_t){(int)x, (int)y, at - 1};
+        }
+    int k = 0;
+    for (int i = 0; i < m; i++) {  /* one half, left to right */
+        while (k >= 2 && turn(&pts[chain[k - 2]], &pts[chain[k - 1]], &pts[i]) <= 0) k--;
+        chain[k++] = i;
+    }
+    const int lower = k + 1;
+    for (int i = m - 2; i >= 0; i--) {  /* the other, back */
+        while (k >= lower && turn(&pts[chain[k - 2]], &pts[chain[k - 1]], &pts[i]) <= 0) k--;
+        chain[k++] = i;
+    }
+    const int count = k - 1;  /* (the first point closes the chain again) */
+    for (int i = 0; i < count; i++) hull[i] = pts[chain[i]].i;
+    qsort(hull, (size_t)count, sizeof(int), by_index);
+    return count;
+}
+
+/* ---- side_notches: findContours (outer borders), the largest, its hull and its
+ * convexity defects, as vision.glyphs.side_notches asks OpenCV for them ---- */
+
+/* The outer borders of the ink of ``mask`` (uint8, rows x cols, ink non-zero) that lie in
+ * no hole of other ink, as OpenCV's findContours (RETR_EXTERNAL, CHAIN_APPROX_NONE) finds
+ * them: their points one after another into ``pts``, where each starts into ``starts``
+ * (count + 1 entries, the last the end); how many.  ``img``: room for (rows + 2) x
+ * (cols + 2). */
+static int outer_borders(const uint8_t *mask, Py_ssize_t rows, Py_ssize_t cols, int8_t *img,
+                         pt_t *pts, Py_ssize_t *starts) {
+    const Py_ssize_t stride = cols + 2;
+    memset(img, 0, (size_t)(stride * (rows + 2)));
+    for (Py_ssize_t y = 0; y < rows; y++)
+        for (Py_ssize_t x = 0; x < cols; x++)
+            img[(y + 1) * stride + x + 1] = mask[y * cols + x] != 0;
+    int count = 0;
+    Py_ssize_t used = 0;
+    starts[0] = 0;
+    for (Py_ssize_t y = 1; y <= rows; y++) {
+        int8_t *row = img + y * stride;
+        Py_ssize_t last = 0;  /* the last marked border pixel passed in this row */
+        int prev = 0;
+        for (Py_ssize_t x = 1; x <= cols; x++) {
+            const int p = row[x];
+            if (p == prev) continue;
+            if (prev == 0 && p == 1 && row[last] <= 0) {
+                /* an outer border, not inside another's region: followed, and the scan
+                 * goes on from the pixel after it, the one it starts at marked now */
+                used += follow_border(img, stride, x, y, 2, pts + used);
+                starts[++count] = used;
+                prev = row[x];
+                continue;
+            }
+            prev = p;
+            if (p != 0 && p != 1) last = x;
+        }
+    }
+    return count;
+}
+
+/* 2 x the shoelace sum of a border's points (exact: whole numbers), as contourArea sums */
+static long long twice_area(const pt_t *c, Py_ssize_t n) {
+    long long sum = 0;
+    pt_t prev = c[n - 1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        sum += (long long)prev.x * c[i].y - (long long)prev.y * c[i].x;
+        prev = c[i];
+    }
+    return sum < 0 ? -sum : sum;
+}
+
+/* notches(mask, rows, cols) -> (left, right) or None
+ * vision.glyphs.side_notches of a uint8 mask (rows x cols, ink non-zero, rows and cols 1 or
+ * more): of the largest outer border (the last found of equal ones, as OpenCV lists the
+ * borders last found first), the deepest convexity defect on each side between 20% and
+ * 62% of the height, in widths -- OpenCV's findContours, convexHull and convexityDefects:
+ * the same points, corners and depths (whole 256ths of a pixel, rounded to even).  None
+ * where that border passes a pixel twice (see _kernels' notes above). */
+static PyObject *notches(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 3, "notches(mask, rows, cols)", args, 1, &rows, &cols) < 0) return NULL;
+    Py_buffer view;
+    if (take(args[0], &view, 0) < 0) return NULL;
+    if (rows < 1 || cols < 1 || view.len != rows * cols) {
+        PyBuffer_Release(&view);
+        return wrong_size("notches");
+    }
+    const Py_ssize_t cells = rows * cols;
+    /* an outer border steps at most four times through each pixel */
+    const Py_ssize_t max_points = 4 * cells + 8;
+    const Py_ssize_t max_borders = cells + 1;  /* (8-connected regions are fewer) */
+    const size_t padded = (size_t)((rows + 2) * (cols + 2));
+    char *block = malloc(padded + (size_t)max_points * (sizeof(pt_t) + sizeof(sorted_t)
+                                                         + 3 * sizeof(int))
+                         + (size_t)(max_borders + 2) * sizeof(Py_ssize_t)
+                         + (size_t)cells * sizeof(int32_t) + 64);
+    PyObject *result = NULL;
+    if (!block) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    pt_t *pts = (pt_t *)block;
+    sorted_t *order = (sorted_t *)(pts + max_points);
+    int *chain = (int *)(order + max_points);
+    int *hull = chain + 2 * max_points;
+    Py_ssize_t *starts = (Py_ssize_t *)(hull + max_points);
+    int32_t *place = (int32_t *)(starts + max_borders + 2);
+    int8_t *img = (int8_t *)(place + cells);
+    double left = 0.0, right = 0.0;
+    const int found = outer_borders((const uint8_t *)view.buf, rows, cols, img, pts, starts);
+    if (found > 0) {
+        int best = found - 1;  /* (OpenCV lists the last found first) */
+        if (found > 1) {
+            long long most = twice_area(pts + starts[best], starts[best + 1] - starts[best]);
+            for (int k = found - 2; k >= 0; k--) {
+                const long long a = twice_area(pts + starts[k], starts[k + 1] - starts[k]);
+                if (a > most) {
+                    most = a;
+                    best = k;
+                }
+            }
+        }
+        const pt_t *c = pts + starts[best];
+        const int n = (int)(starts[best + 1] - starts[best]);
+        if (n >= 5) {
+            /* a border passing a pixel twice (a neck or a spur one pixel wide): which of
+             * the two places its hull takes is OpenCV's choice, which its versions make
+             * differently -- the caller asks OpenCV */
+            memset(place, 0, (size_t)cells * sizeof(int32_t));
+            for (int i = 0; i < n; i++) {
+                int32_t *at = place + (Py_ssize_t)c[i].y * cols + c[i].x;
+                if (*at) {
+                    Py_INCREF(Py_None);
+                    result = Py_None;
+                    goto done;
+                }
+                *at = i + 1;
+            }
+            const int corners = border_hull(place, rows, cols, order, chain, hull);
+            /* each side of the hull, from corner to corner along the border (as OpenCV's
+             * convexityDefects walks a hull whose places run round in order) */
+            for (int e = 0; e < corners && corners >= 3; e++) {
+                const int here = hull[e == 0 ? corners - 1 : e - 1], next = hull[e];
+                const double dx0 = c[next].x - c[here].x, dy0 = c[next].y - c[here].y;
+                const double scale = dx0 == 0 && dy0 == 0 ? 0.0
+                                     : 1.0 / sqrt(dx0 * dx0 + dy0 * dy0);
+                int deepest = -1;
+                double depth = 0.0;
+                for (int j = here;;) {
+                    j++;
+                    if (j >= n) j = 0;
+                    if (j == next) break;
+                    const double dx = c[j].x - c[here].x, dy = c[j].y - c[here].y;
+                    const double dist = fabs(-dy0 * dx + dx0 * dy) * scale;
+                    if (dist > depth) {
+                        depth = dist;
+                        deepest = j;
+                    }
+                }
+                if (deepest < 0) continue;
+                const long whole = lrint(depth * 256);
+                const double y = (double)c[deepest].y / (double)rows;
+                const double x = (double)c[deepest].x / (double)cols;
+                if (0.2 < y && y < 0.62) {
+                    const double d = (double)whole / 256.0 / (double)cols;
+                    if (x < 0.4) {
+                        if (d > left) left = d;
+                    } else if (x > 0.6) {
+                        if (d > right) right = d;
+                    }
+                }
+            }
+        }
+    }
+    result = Py_BuildValue("(dd)", left, right);
+done:
+    free(block);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
      "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
@@ -712,6 +979,8 @@ static PyMethodDef methods[] = {
      "cc_stats(labels, rows, cols, out): box and area of each labelled component"},
     {"open_lines", (PyCFunction)(void (*)(void))open_lines, METH_FASTCALL,
      "open_lines(mask, rows, cols, n, vertical, lo, hi, out): openings by a line, or-ed in"},
+    {"notches", (PyCFunction)(void (*)(void))notches, METH_FASTCALL,
+     "notches(mask, rows, cols): the deepest dents in a suit glyph's sides, or None"},
     {"fit_sides", (PyCFunction)(void (*)(void))fit_sides, METH_FASTCALL,
      "fit_sides(points, counts, quads, dirs, lengths, n_quads, rounds, huber, out): lines "
      "fitted to the sides of card quads"},

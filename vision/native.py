@@ -9,11 +9,12 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: seven loops over a patch's
+Built with them is a small C extension, ``vision/_kernels.c``: eight loops over a patch's
 or a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms, the
-labels of connected components and their statistics, the openings by a line) or an
-outline's points (the lines fitted to a card's sides) that numpy and OpenCV take several
-calls or a slow pass each for, giving the same numbers to the bit;
+labels of connected components and their statistics, the openings by a line, the dents in
+a suit glyph's sides) or an outline's points (the lines fitted to a card's sides) that
+numpy and OpenCV take several calls or a slow pass each for, giving the same numbers to
+the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
@@ -122,6 +123,9 @@ class Kernels(Protocol):
 
     def open_lines(self, mask: NDArray[np.uint8], rows: int, cols: int, n: int, vertical: bool,
                    lo: int, hi: int, out: NDArray[np.uint8]) -> None: ...
+
+    def notches(self, mask: NDArray[np.uint8], rows: int, cols: int
+                ) -> tuple[float, float] | None: ...
 
     def fit_sides(self, points: NDArray[np.float64], counts: NDArray[np.int64],
                   quads: NDArray[np.float64], dirs: NDArray[np.float64],

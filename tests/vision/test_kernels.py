@@ -342,6 +342,77 @@ def test_side_lines_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
             assert np.array_equal(a, b)
 
 
+def _suit_like(rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """Glyph-sized masks shaped as suits are (0/255): clubs (three lobes on a stalk, the
+    lobes set close or apart), spades, hearts and diamonds of a few polygons, and blobs --
+    turned, blurred and thresholded again, some cut by the mask's edge."""
+    out = []
+    for i in range(count):
+        h, w = (int(x) for x in rng.integers(9, 60, 2))
+        m = np.zeros((h, w), np.uint8)
+        cx, cy, r = w / 2, h / 2, min(h, w) / 4
+        kind = i % 4
+        if kind == 0:  # a club
+            apart = r * float(rng.uniform(0.6, 1.3))
+            for dx, dy in ((0.0, -apart), (-apart, apart * 0.4), (apart, apart * 0.4)):
+                cv2.circle(m, (round(cx + dx), round(cy + dy)), max(1, round(r)), 255, -1)
+            cv2.line(m, (round(cx), round(cy)), (round(cx), h - 1), 255,
+                     int(rng.integers(1, 4)))
+        elif kind == 1:  # a spade or a heart: two lobes and a point
+            for dx in (-r * 0.8, r * 0.8):
+                cv2.circle(m, (round(cx + dx), round(cy)), max(1, round(r)), 255, -1)
+            tip = (round(cx), round(cy + 2.2 * r) if rng.random() < 0.5 else round(cy - 2.2 * r))
+            pts = np.array([(round(cx - 1.8 * r), round(cy)), (round(cx + 1.8 * r), round(cy)),
+                            tip], np.int32)
+            cv2.fillPoly(m, [pts], 255)
+        elif kind == 2:  # a diamond or any polygon
+            n = int(rng.integers(3, 9))
+            pts = np.stack([rng.integers(0, w, n), rng.integers(0, h, n)], axis=1)
+            cv2.fillPoly(m, [pts.astype(np.int32)], 255)
+        else:  # blots
+            noise = rng.integers(0, 255, (h, w), dtype=np.uint8)
+            m = (cv2.GaussianBlur(noise, (5, 5), 0) > 128).astype(np.uint8) * 255
+        if rng.random() < 0.5:
+            turned = cv2.getRotationMatrix2D((cx, cy), float(rng.uniform(0, 360)), 1.0)
+            m = cv2.warpAffine(m, turned, (w, h))
+        if rng.random() < 0.5:
+            soft = cv2.GaussianBlur(m, (0, 0), float(rng.uniform(0.5, 2.0)))
+            m = (soft > int(rng.integers(60, 200))).astype(np.uint8) * 255
+        out.append(np.ascontiguousarray(m))
+    return out
+
+
+def test_suit_notches_are_opencvs() -> None:
+    """``side_notches`` through the kernel: OpenCV's depths (its outer borders, their
+    largest, its hull and convexity defects), to the bit, for suit-shaped masks, the ink
+    of pieces of the photos and random masks of every kind; and where the largest border
+    passes a pixel twice (a one-pixel neck or spur), no answer from the kernel -- which of
+    the pixel's two places OpenCV's hull takes differs between its versions -- and OpenCV's
+    through side_notches."""
+    k = _kernels()
+    rng = np.random.default_rng(13)
+    masks = _suit_like(rng, 3000)
+    for pic in _pictures(150, seed=14):
+        v = pipeline._ink_channel(pic)
+        masks.append(pipeline._below(v, float(np.median(v))) * np.uint8(255))
+    masks += [np.ascontiguousarray(m) for m in _ink_masks(rng, 1500) if m.size <= 4000]
+    masks += [np.zeros((1, 1), np.uint8), np.full((1, 1), 255, np.uint8),
+              np.full((1, 9), 255, np.uint8), np.full((6, 5), 255, np.uint8),
+              np.zeros((30, 20), np.uint8)]
+    answered = declined = dented = 0
+    for m in masks:
+        want = glyphs._opencv_notches(m)
+        got = k.notches(m, m.shape[0], m.shape[1])
+        if got is None:
+            declined += 1
+        else:
+            answered += 1
+            dented += want != (0.0, 0.0)
+            assert got == want, (m.shape, got, want)
+        assert glyphs.side_notches(m) == want
+    assert answered > 2000 and dented > 1500 and declined > 1000
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -402,6 +473,10 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.fit_sides(np.zeros((32, 2)), np.array([33, -1], np.int64), quads, quads, lengths,
                     2, 3, 1.345, lines)
     assert (lines == 7.0).all()
+    with pytest.raises(ValueError, match="notches"):
+        k.notches(grey, 11, 10)
+    with pytest.raises(ValueError, match="notches"):
+        k.notches(np.zeros((0, 4), np.uint8), 0, 4)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
