@@ -361,7 +361,7 @@ def side_notches(mask: np.ndarray) -> tuple[float, float]:
     heart or diamond does not have (below about 0.06).  A dent on one side only is no
     waist: a speck or stroke run into the glyph's side (a court's printed frame beside its
     index) makes one.  With the C kernels, theirs where they give it (the same depths from
-    the same border, hull and defects as OpenCV's, for a sixth of the cost: this runs for
+    the same border, hull and defects as OpenCV's, for a fifth of the cost: this runs for
     every suit glyph read)."""
     # findContours takes any non-zero pixel as ink: a uint8 mask needs no 0/1 copy
     m = mask if mask.dtype == np.uint8 else (mask > 0).astype(np.uint8)
