@@ -1,6 +1,6 @@
-/* The card reader's C kernels: eight loops over a corner patch's or a glyph's pixels, or
- * an outline's points, that numpy and OpenCV do in several calls or a slow pass each, done
- * in one (see vision/native.py, which loads them with the compiled modules, and
+/* The card reader's C kernels: thirteen loops over a corner patch's or a glyph's pixels, a
+ * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
+ * slow pass each, done in one (see vision/native.py, which loads them with the compiled modules, and
  * scripts/build_native.py, which builds them).
  *
  * Each gives exactly what the Python it stands for gives, to the bit, on any input
@@ -31,6 +31,18 @@
  *                point from zero, as numpy's bincount adds), the C library's angles (as
  *                Python's math module gives them), no fused multiply-adds (built with
  *                -ffp-contract=off)
+ *   pad_levels -- vision.glyphs._square's glyph mask padded and its levels made float32
+ *                (cv2.copyMakeBorder, the largest level and cv2.LUT in one pass)
+ *   hog_blocks -- vision.glyphs._blocks: hog_hist's cells gathered into blocks and
+ *                L2-Hys normalised, the lengths summed as numpy's add.reduce sums a row
+ *                (its pairwise summation, eight running sums)
+ *   glyph_tail -- the rest of vision.glyphs.glyph_features: the coarse template's block
+ *                means, the three unit lengths (numpy's pairwise sums again)
+ *   ink_span  -- vision.glyphs.top_width's ink across one row of a glyph
+ *   class_best -- vision.glyphs.Exemplars.class_scores after its matrix product: each
+ *                class's best similarity less the aspect penalty, float32 step by step
+ *                (four exemplars at a time with SSE2 where built for it: the same steps
+ *                lane by lane)
  * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
  * given, a mismatch is a ValueError.
  */
@@ -40,6 +52,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* a C-contiguous buffer of ``object`` (writable where asked) */
 static int take(PyObject *object, Py_buffer *view, int writable) {
@@ -225,6 +240,187 @@ done:
     PyMem_Free(cell);
     release_all(views, 4);
     return result;
+}
+
+/* the sum of a block's 36 squares as numpy's float32 add.reduce makes it along a
+ * contiguous row (its pairwise summation: eight running sums, a stride of eight apart,
+ * added pairwise, then the rest one by one), from the identity 0 */
+static float block_sum_of_squares(const float *v) {
+    float r[8];
+    for (int j = 0; j < 8; j++) r[j] = v[j] * v[j];
+    int i = 8;
+    for (; i < 32; i += 8)
+        for (int j = 0; j < 8; j++) r[j] += v[i + j] * v[i + j];
+    float sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < 36; i++) sum += v[i] * v[i];
+    return 0.0f + sum;
+}
+
+/* ink_span(mask, rows, cols, y) -> int
+ * How many columns of row y of ``mask`` (uint8, rows x cols) lie from its first non-zero
+ * pixel to its last, both counted (vision.glyphs.top_width's ink); 0 where it has none. */
+static PyObject *ink_span(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 4, "ink_span(mask, rows, cols, y)", args, 1, &rows, &cols) < 0)
+        return NULL;
+    Py_ssize_t y = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (take(args[0], &view, 0) < 0) return NULL;
+    if (rows < 0 || cols < 0 || view.len != rows * cols || y < 0 || y >= rows) {
+        PyBuffer_Release(&view);
+        return wrong_size("ink_span");
+    }
+    const uint8_t *row = (const uint8_t *)view.buf + y * cols;
+    Py_ssize_t first = 0, last = cols - 1;
+    while (first < cols && row[first] == 0) first++;
+    while (last > first && row[last] == 0) last--;
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(first < cols ? last - first + 1 : 0);
+}
+
+/* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
+ * (below nine, one by one; up to 128, eight running sums a stride of eight apart added
+ * pairwise, then the rest one by one; longer, the two halves -- the first a multiple of
+ * eight long -- each so, added) */
+static float pairwise_sum(const float *a, Py_ssize_t n) {
+    if (n < 8) {
+        float sum = -0.0f;
+        for (Py_ssize_t i = 0; i < n; i++) sum += a[i];
+        return sum;
+    }
+    if (n <= 128) {
+        float r[8];
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        Py_ssize_t i = 8;
+        for (; i < n - n % 8; i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        float sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) sum += a[i];
+        return sum;
+    }
+    Py_ssize_t half = n / 2;
+    half -= half % 8;
+    return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
+}
+
+/* vision.glyphs._unit_rows of one row of n (at most FEATURES) values, in place: divided
+ * by its length (the square root of the pairwise sum of its squares, from the identity
+ * 0), unless that is 1e-6 or less */
+#define FEATURES (324 + 64)
+static void unit_row(float *a, Py_ssize_t n) {
+    float squares[FEATURES];
+    for (Py_ssize_t i = 0; i < n; i++) squares[i] = a[i] * a[i];
+    const float length = sqrtf(0.0f + pairwise_sum(squares, n));
+    if (!(length > (float)1e-6)) return;
+    for (Py_ssize_t i = 0; i < n; i++) a[i] = a[i] / length;
+}
+
+/* glyph_tail(squares, hog, num, out)
+ * The rest of vision.glyphs.glyph_features, given the glyph squares (float32, num x 32
+ * x 32) and their histograms' blocks (``hog``: float32, num x 324, as hog_blocks makes
+ * them): each square's 4 x 4-pixel block means (_block_means: each block row summed left
+ * to right, the rows top to bottom, times 1/16), less their mean, made unit length; the
+ * blocks made unit length; both weighed (0.8 and 0.6) side by side and the whole made
+ * unit length -- into ``out`` (float32, num x 388, overwritten), in float32 arithmetic
+ * step by step as numpy does it. */
+static PyObject *glyph_tail(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 4, "glyph_tail(squares, hog, num, out)", args, 0, NULL, NULL) < 0)
+        return NULL;
+    Py_ssize_t num = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *objects[3] = {args[0], args[1], args[3]};
+    Py_buffer views[3];
+    static const int writable[3] = {0, 0, 1};
+    if (take_all(objects, views, writable, 3) < 0) return NULL;
+    const Py_ssize_t blocks = (CELLS - 1) * (CELLS - 1) * 4 * BINS, pix = 8 * 8;
+    if (num < 0 || views[0].len != num * AREA * (Py_ssize_t)sizeof(float)
+        || views[1].len != num * blocks * (Py_ssize_t)sizeof(float)
+        || views[2].len != num * (blocks + pix) * (Py_ssize_t)sizeof(float)) {
+        release_all(views, 3);
+        return wrong_size("glyph_tail");
+    }
+    const float *squares = (const float *)views[0].buf, *hog = (const float *)views[1].buf;
+    float *out = (float *)views[2].buf;
+    const float hog_weight = (float)0.8, pix_weight = (float)0.6;
+    for (Py_ssize_t n = 0; n < num; n++) {
+        const float *sq = squares + n * AREA;
+        float *feat = out + n * (blocks + pix);
+        float *means = feat + blocks;
+        for (int by = 0; by < 8; by++) {
+            for (int bx = 0; bx < 8; bx++) {
+                float rows[4];
+                for (int i = 0; i < 4; i++) {
+                    const float *p = sq + (by * 4 + i) * SIDE + bx * 4;
+                    rows[i] = ((p[0] + p[1]) + p[2]) + p[3];
+                }
+                means[by * 8 + bx] = (((rows[0] + rows[1]) + rows[2]) + rows[3]) * (1.0f / 16);
+            }
+        }
+        /* (the mean: the sum over 64, a power of two, exact in either width) */
+        const float mean = (0.0f + pairwise_sum(means, pix)) / 64.0f;
+        for (Py_ssize_t i = 0; i < pix; i++) means[i] = means[i] - mean;
+        unit_row(means, pix);
+        memcpy(feat, hog + n * blocks, sizeof(float) * (size_t)blocks);
+        unit_row(feat, blocks);
+        for (Py_ssize_t i = 0; i < blocks; i++) feat[i] = feat[i] * hog_weight;
+        for (Py_ssize_t i = 0; i < pix; i++) means[i] = means[i] * pix_weight;
+        unit_row(feat, blocks + pix);
+    }
+    release_all(views, 3);
+    Py_RETURN_NONE;
+}
+
+/* hog_blocks(hist, num, out)
+ * vision.glyphs._blocks of hog_hist's cell histograms (``hist``: float64, num x 16 x 9):
+ * each taken as float32, the four cells of each 2 x 2-cell block gathered (blocks row by
+ * row; in a block its top-left, top-right, bottom-left and bottom-right cell), and each
+ * block L2-Hys normalised -- divided by its length plus 1e-3, clipped at 0.2, divided by
+ * its length plus 1e-3 again -- in float32 arithmetic step by step as numpy does it, into
+ * ``out`` (float32, num x 324, overwritten). */
+static PyObject *hog_blocks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 3, "hog_blocks(hist, num, out)", args, 0, NULL, NULL) < 0) return NULL;
+    Py_ssize_t num = PyLong_AsSsize_t(args[1]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *objects[2] = {args[0], args[2]};
+    Py_buffer views[2];
+    static const int writable[2] = {0, 1};
+    if (take_all(objects, views, writable, 2) < 0) return NULL;
+    const int per_square = (CELLS - 1) * (CELLS - 1) * 4 * BINS;
+    if (num < 0 || views[0].len != num * CELLS * CELLS * BINS * (Py_ssize_t)sizeof(double)
+        || views[1].len != num * per_square * (Py_ssize_t)sizeof(float)) {
+        release_all(views, 2);
+        return wrong_size("hog_blocks");
+    }
+    const double *hist = (const double *)views[0].buf;
+    float *out = (float *)views[1].buf;
+    const float eps = (float)1e-3, clip = (float)0.2;
+    for (Py_ssize_t n = 0; n < num; n++) {
+        const double *cells = hist + n * CELLS * CELLS * BINS;
+        float *block = out + n * per_square;
+        for (int by = 0; by < CELLS - 1; by++) {
+            for (int bx = 0; bx < CELLS - 1; bx++, block += 4 * BINS) {
+                const int corner[4] = {by * CELLS + bx, by * CELLS + bx + 1,
+                                       (by + 1) * CELLS + bx, (by + 1) * CELLS + bx + 1};
+                for (int k = 0; k < 4; k++)
+                    for (int b = 0; b < BINS; b++)
+                        block[k * BINS + b] = (float)cells[corner[k] * BINS + b];
+                const float first = sqrtf(block_sum_of_squares(block)) + eps;
+                for (int i = 0; i < 4 * BINS; i++) {
+                    const float v = block[i] / first;
+                    /* (np.minimum: the value itself where not above the clip, NaN too) */
+                    block[i] = v <= clip || v != v ? v : clip;
+                }
+                const float second = sqrtf(block_sum_of_squares(block)) + eps;
+                for (int i = 0; i < 4 * BINS; i++) block[i] = block[i] / second;
+            }
+        }
+    }
+    release_all(views, 2);
+    Py_RETURN_NONE;
 }
 
 /* cc_label's runs of ink (row, first column, one past the last, provisional label), the
@@ -965,6 +1161,131 @@ done:
     return result;
 }
 
+/* pad_levels(mask, rows, cols, pad, out)
+ * vision.glyphs._square's padded glyph before it is resized: ``out`` (float32, rows + 2 pad
+ * by cols + 2 pad, overwritten) zero in a rim ``pad`` wide (as cv2.copyMakeBorder pads
+ * with a constant 0) and inside it each level v of ``mask`` (uint8, rows x cols) as
+ * float32 -- v / 255 (float32 division, as vision.glyphs._BY_255 holds it) where the
+ * mask's largest level is above 1, v itself where not (vision.glyphs._LEVELS). */
+static PyObject *pad_levels(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 5, "pad_levels(mask, rows, cols, pad, out)", args, 1, &rows, &cols) < 0)
+        return NULL;
+    Py_ssize_t pad = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *objects[2] = {args[0], args[4]};
+    Py_buffer views[2];
+    static const int writable[2] = {0, 1};
+    if (take_all(objects, views, writable, 2) < 0) return NULL;
+    const Py_ssize_t wide = cols + 2 * pad, tall = rows + 2 * pad;
+    if (rows < 0 || cols < 0 || pad < 0 || views[0].len != rows * cols
+        || views[1].len != tall * wide * (Py_ssize_t)sizeof(float)) {
+        release_all(views, 2);
+        return wrong_size("pad_levels");
+    }
+    const uint8_t *m = (const uint8_t *)views[0].buf;
+    float *o = (float *)views[1].buf;
+    uint8_t top = 0;
+    for (Py_ssize_t i = 0; i < rows * cols; i++)
+        if (m[i] > top) top = m[i];
+    float table[256];
+    for (int v = 0; v < 256; v++) table[v] = top > 1 ? (float)v / 255.0f : (float)v;
+    memset(o, 0, (size_t)views[1].len);
+    for (Py_ssize_t y = 0; y < rows; y++) {
+        const uint8_t *row = m + y * cols;
+        float *to = o + (y + pad) * wide + pad;
+        for (Py_ssize_t x = 0; x < cols; x++) to[x] = table[row[x]];
+    }
+    release_all(views, 2);
+    Py_RETURN_NONE;
+}
+
+/* class_best(sims, asked, aspects, weight, starts, classes, out)
+ * vision.glyphs.Exemplars.class_scores after its matrix product: of each query's
+ * similarities to the exemplars (``sims``: float32, Q x E; exemplars sorted by class),
+ * each less the aspect penalty |asked[q] - aspects[e]| x weight, the largest over each
+ * class's exemplars -- float32 arithmetic step by step, as numpy does it on float32 arrays
+ * and a Python float (the weight rounded to float32 first); the largest as
+ * np.maximum.reduceat finds it (NaN where one is NaN) -- into column classes[c] of ``out`` (float32, Q x K; the
+ * other columns untouched).  ``starts``: int64, the first exemplar of each class,
+ * ascending from 0; ``classes``: int64, each below K. */
+static PyObject *class_best(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 7, "class_best(sims, asked, aspects, weight, starts, classes, out)",
+               args, 0, NULL, NULL) < 0)
+        return NULL;
+    const float weight = (float)PyFloat_AsDouble(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *objects[6] = {args[0], args[1], args[2], args[4], args[5], args[6]};
+    Py_buffer views[6];
+    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    if (take_all(objects, views, writable, 6) < 0) return NULL;
+    const Py_ssize_t nq = views[1].len / (Py_ssize_t)sizeof(float);
+    const Py_ssize_t ne = views[2].len / (Py_ssize_t)sizeof(float);
+    const Py_ssize_t nc = views[3].len / (Py_ssize_t)sizeof(int64_t);
+    const Py_ssize_t width = nq > 0 ? views[5].len / (Py_ssize_t)sizeof(float) / nq : 0;
+    const int64_t *starts = (const int64_t *)views[3].buf;
+    const int64_t *classes = (const int64_t *)views[4].buf;
+    int fits = views[0].len == nq * ne * (Py_ssize_t)sizeof(float)
+               && views[4].len == views[3].len
+               && views[5].len == nq * width * (Py_ssize_t)sizeof(float);
+    for (Py_ssize_t c = 0; fits && c < nc; c++) {
+        const int64_t end = c + 1 < nc ? starts[c + 1] : ne;
+        fits = starts[c] >= 0 && starts[c] < end && end <= ne && classes[c] >= 0
+               && classes[c] < width && (c > 0 || starts[c] == 0);
+    }
+    if (!fits) {
+        release_all(views, 6);
+        return wrong_size("class_best");
+    }
+    const float *sims = (const float *)views[0].buf, *asked = (const float *)views[1].buf;
+    const float *aspects = (const float *)views[2].buf;
+    float *out = (float *)views[5].buf;
+    for (Py_ssize_t q = 0; q < nq; q++) {
+        const float *s = sims + q * ne;
+        const float a = asked[q];
+        for (Py_ssize_t c = 0; c < nc; c++) {
+            int64_t e = starts[c];
+            const int64_t end = c + 1 < nc ? starts[c + 1] : ne;
+            float best = -INFINITY;
+            int unordered = 0;
+#if defined(__SSE2__)
+            /* four exemplars at a time: the same float32 steps lane by lane (the largest
+             * is the largest in any order; a NaN is carried on apart, as _mm_max_ps drops
+             * one) */
+            if (end - e >= 4) {
+                const __m128 va = _mm_set1_ps(a), vw = _mm_set1_ps(weight);
+                const __m128 sign = _mm_set1_ps(-0.0f);
+                __m128 top = _mm_set1_ps(-INFINITY), nan = _mm_setzero_ps();
+                for (; e + 4 <= end; e += 4) {
+                    __m128 penalty = _mm_andnot_ps(sign, _mm_sub_ps(va, _mm_loadu_ps(aspects + e)));
+                    penalty = _mm_mul_ps(penalty, vw);
+                    const __m128 score = _mm_sub_ps(_mm_loadu_ps(s + e), penalty);
+                    nan = _mm_or_ps(nan, _mm_cmpunord_ps(score, score));
+                    top = _mm_max_ps(top, score);
+                }
+                float lanes[4];
+                _mm_storeu_ps(lanes, top);
+                for (int i = 0; i < 4; i++)
+                    if (lanes[i] > best) best = lanes[i];
+                unordered = _mm_movemask_ps(nan) != 0;
+            }
+#endif
+            for (; e < end; e++) {
+                const float penalty = fabsf(a - aspects[e]) * weight;
+                const float score = s[e] - penalty;
+                if (score != score) unordered = 1;
+                else if (score > best) best = score;
+            }
+            /* (as np.maximum, a NaN among them makes the maximum NaN) */
+            out[q * width + classes[c]] = unordered ? NAN : best;
+        }
+    }
+    release_all(views, 6);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
      "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
@@ -984,6 +1305,18 @@ static PyMethodDef methods[] = {
     {"fit_sides", (PyCFunction)(void (*)(void))fit_sides, METH_FASTCALL,
      "fit_sides(points, counts, quads, dirs, lengths, n_quads, rounds, huber, out): lines "
      "fitted to the sides of card quads"},
+    {"hog_blocks", (PyCFunction)(void (*)(void))hog_blocks, METH_FASTCALL,
+     "hog_blocks(hist, num, out): the cell histograms gathered into blocks, L2-Hys "
+     "normalised"},
+    {"glyph_tail", (PyCFunction)(void (*)(void))glyph_tail, METH_FASTCALL,
+     "glyph_tail(squares, hog, num, out): glyph features from their squares and blocks"},
+    {"ink_span", (PyCFunction)(void (*)(void))ink_span, METH_FASTCALL,
+     "ink_span(mask, rows, cols, y): columns from the first ink of row y to its last"},
+    {"pad_levels", (PyCFunction)(void (*)(void))pad_levels, METH_FASTCALL,
+     "pad_levels(mask, rows, cols, pad, out): a glyph mask padded, its levels as float32"},
+    {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
+     "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
+     "similarity less the aspect penalty"},
     {NULL, NULL, 0, NULL},
 };
 

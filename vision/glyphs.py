@@ -100,14 +100,17 @@ def _bin_table() -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
 
 def _hog_of_squares(sq: NDArray[np.float32]) -> NDArray[np.float32]:
     """:func:`_hog` of glyph squares (N x S x S float32, ink 0..1) taken as levels 0..255;
-    with the compiled modules, the cells' histograms made by the C kernel (the same sums)."""
+    with the compiled modules, the cells' histograms and their blocks made by the C kernels
+    (the same sums, in the same order)."""
     if (_KERNELS is not None and sq.dtype == np.float32 and sq.flags.c_contiguous
             and sq.shape[1:] == (_KERNEL_SIDE, _KERNEL_SIDE)):
         num = sq.shape[0]
         bins, shares = _bin_table()
         hist = np.empty(num * _CELLS * _CELLS * 9, np.float64)
         _KERNELS.hog_hist(sq, bins, shares, hist)
-        return _blocks(hist.astype(np.float32), num)
+        blocks = np.empty((num, (_CELLS - 1) * (_CELLS - 1) * 36), np.float32)
+        _KERNELS.hog_blocks(hist, num, blocks)
+        return blocks
     return _hog(np.clip(sq * 255.0, 0, 255).astype(np.uint8))
 
 
@@ -160,13 +163,22 @@ _LEVELS = np.arange(256, dtype=np.float32)
 _BY_255 = _LEVELS / np.float32(255.0)
 
 
-def _square(mask: NDArray[Any]) -> NDArray[np.float32]:
+def _square(mask: NDArray[Any], out: NDArray[np.float32] | None = None
+            ) -> NDArray[np.float32]:
+    """A glyph mask (ink > 0: uint8 0/255, or float 0..1) padded by 8% of its longer side
+    and stretched to a GLYPH_SIZE square of float32 ink 0..1 -- into ``out`` where given
+    (a GLYPH_SIZE square of float32, C-contiguous: OpenCV writes it in place)."""
     # (a few calls per glyph, some fifty glyphs per frame: the maximum and the division
     # are numpy's, without the wrappers around them; a uint8 mask is padded as it is and
     # turned to float32 by a table, the same values as dividing each by 255)
     h, w = mask.shape
     pad = max(1, int(round(0.08 * max(h, w))))
-    if mask.dtype == np.uint8:
+    if (_KERNELS is not None and mask.dtype == np.uint8 and mask.size
+            and mask.flags.c_contiguous):
+        # (the padding, the largest level and the table in one pass, in C)
+        padded = np.empty((h + 2 * pad, w + 2 * pad), np.float32)
+        _KERNELS.pad_levels(mask, h, w, pad, padded)
+    elif mask.dtype == np.uint8:
         padded = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
         scaled = mask.size and np.maximum.reduce(mask, axis=None) > 1
         padded = cv2.LUT(padded, _BY_255 if scaled else _LEVELS)
@@ -177,7 +189,7 @@ def _square(mask: NDArray[Any]) -> NDArray[np.float32]:
         padded = cv2.copyMakeBorder(m, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
     inter = cv2.INTER_AREA if max(h, w) > GLYPH_SIZE else cv2.INTER_LINEAR
     return cast("NDArray[np.float32]",
-                cv2.resize(padded, (GLYPH_SIZE, GLYPH_SIZE), interpolation=inter))
+                cv2.resize(padded, (GLYPH_SIZE, GLYPH_SIZE), dst=out, interpolation=inter))
 
 
 def _block_means(sq: NDArray[np.float32], k: int) -> NDArray[np.float32]:
@@ -210,9 +222,17 @@ def glyph_features(masks: list[NDArray[Any]]) -> NDArray[np.float32]:
     """
     if not masks:
         return np.zeros((0, FEATURE_DIM), np.float32)
-    sq = np.stack([_square(m) for m in masks])
+    # (each square resized straight into its place: no array made for it, none stacked)
+    sq = np.empty((len(masks), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    for i, m in enumerate(masks):
+        _square(m, sq[i])
     hog = _hog_of_squares(sq)
     num = sq.shape[0]
+    if _KERNELS is not None and hog.dtype == np.float32 and hog.flags.c_contiguous:
+        # (the block means and the three unit lengths in one pass, in C: the same sums)
+        feats = np.empty((num, FEATURE_DIM), np.float32)
+        _KERNELS.glyph_tail(sq, hog, num, feats)
+        return feats
     k = GLYPH_SIZE // _PIX
     pix = _block_means(sq, k).reshape(num, -1)
     pix = pix - pix.mean(axis=1, keepdims=True)
@@ -292,6 +312,14 @@ class Exemplars:
             q = q @ self.proj
             q /= np.linalg.norm(q, axis=1, keepdims=True) + 1e-6
         sims = q @ self._ft
+        if (_KERNELS is not None and TOPK <= 1 and sims.dtype == np.float32
+                and aspects.dtype == np.float32 and self.aspects.dtype == np.float32
+                and aspects.flags.c_contiguous and self.aspects.flags.c_contiguous
+                and sims.flags.c_contiguous):
+            # the penalty and each class's best in one pass, in C (the same float32 steps)
+            _KERNELS.class_best(sims, aspects, self.aspects, float(aspect_weight),
+                                self._starts, self._classes, out)
+            return out
         # the aspect penalty, made in one scratch array (queries x exemplars)
         pen = aspects[:, None] - self.aspects[None, :]
         np.abs(pen, out=pen)
@@ -417,8 +445,11 @@ def top_width(mask: np.ndarray, at: float = 0.12) -> float:
     h, w = mask.shape
     if h < 3 or w < 2:
         return 0.5
+    y = min(h - 1, int(round(at * h)))
+    if _KERNELS is not None and mask.dtype == np.uint8 and mask.flags.c_contiguous:
+        return float(_KERNELS.ink_span(mask, h, w, y)) / float(w)
     # (the non-zero places of a uint8 row are its ink: no comparison first)
-    line = mask[min(h - 1, int(round(at * h)))]
+    line = mask[y]
     # (the row's own method: numpy's flatnonzero wraps it in two more calls, on some
     # seventy rows a frame)
     row = line.nonzero()[0] if mask.dtype == np.uint8 else (line > 0).nonzero()[0]

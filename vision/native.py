@@ -9,12 +9,13 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: eight loops over a patch's
-or a glyph's pixels (a percentile, the paper's colour, a glyph's gradient histograms, the
+Built with them is a small C extension, ``vision/_kernels.c``: thirteen loops over a
+patch's or a glyph's pixels (a percentile, the paper's colour, a glyph's square padded, its
+gradient histograms and their blocks, the rest of its features, the width of its top, the
 labels of connected components and their statistics, the openings by a line, the dents in
-a suit glyph's sides) or an outline's points (the lines fitted to a card's sides) that
-numpy and OpenCV take several calls or a slow pass each for, giving the same numbers to
-the bit;
+a suit glyph's sides), the glyph scores (each class's best less the aspect penalty) or an
+outline's points (the lines fitted to a card's sides) that numpy and OpenCV take several
+calls or a slow pass each for, giving the same numbers to the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
@@ -131,6 +132,21 @@ class Kernels(Protocol):
                   quads: NDArray[np.float64], dirs: NDArray[np.float64],
                   lengths: NDArray[np.float64], n_quads: int, rounds: int, huber: float,
                   out: NDArray[np.float64]) -> None: ...
+
+    def hog_blocks(self, hist: NDArray[np.float64], num: int, out: NDArray[np.float32]
+                   ) -> None: ...
+
+    def glyph_tail(self, squares: NDArray[np.float32], hog: NDArray[np.float32], num: int,
+                   out: NDArray[np.float32]) -> None: ...
+
+    def ink_span(self, mask: NDArray[np.uint8], rows: int, cols: int, y: int) -> int: ...
+
+    def pad_levels(self, mask: NDArray[np.uint8], rows: int, cols: int, pad: int,
+                   out: NDArray[np.float32]) -> None: ...
+
+    def class_best(self, sims: NDArray[np.float32], asked: NDArray[np.float32],
+                   aspects: NDArray[np.float32], weight: float, starts: NDArray[np.int64],
+                   classes: NDArray[np.int64], out: NDArray[np.float32]) -> None: ...
 
 
 def kernels() -> Kernels | None:

@@ -413,6 +413,106 @@ def test_suit_notches_are_opencvs() -> None:
     assert answered > 2000 and dented > 1500 and declined > 1000
 
 
+def _bits(a: np.ndarray) -> np.ndarray:
+    """A float32 array's bit patterns (equal only where every value is to the bit, a zero's
+    sign too)."""
+    return np.ascontiguousarray(a, np.float32).view(np.uint32)
+
+
+def test_glyph_features_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Glyph features through the kernels (each mask padded and its levels made float32,
+    pad_levels; the cells' blocks normalised, hog_blocks; the block means and the three unit
+    lengths, glyph_tail): to the bit the sources' numpy, for suit-shaped masks, the ink of
+    pieces of the photos, random masks, masks of levels 0 and 1, masks larger than a glyph
+    square (shrunk, not stretched) and the degenerate ones -- in batches of one to sixty, as
+    a frame's glyphs come; non-contiguous and float masks as well (the sources' way)."""
+    _kernels()
+    rng = np.random.default_rng(17)
+    masks = _suit_like(rng, 400)
+    for pic in _pictures(150, seed=18):
+        v = pipeline._ink_channel(pic)
+        masks.append(pipeline._below(v, float(np.median(v))) * np.uint8(255))
+    masks += [m for m in _ink_masks(rng, 300) if m.size <= 20_000]
+    masks += [(m > 0).astype(np.uint8) for m in masks[:50]]  # levels 0 and 1
+    masks += [np.zeros((1, 1), np.uint8), np.full((1, 1), 255, np.uint8),
+              np.full((1, 9), 255, np.uint8), np.zeros((30, 20), np.uint8),
+              np.full((80, 3), 255, np.uint8)]
+    masks += [np.full((40, 30), 255, np.uint8)[::2, 1:], masks[0].astype(np.float32) / 255]
+    assert sum(max(m.shape) > glyphs.GLYPH_SIZE for m in masks) > 100
+    order = rng.permutation(len(masks))
+    batches = []
+    at = 0
+    while at < len(order):
+        n = int(rng.integers(1, 61))
+        batches.append([masks[i] for i in order[at:at + n]])
+        at += n
+    mine = [glyphs.glyph_features(b) for b in batches]
+    monkeypatch.setattr(glyphs, "_KERNELS", None)
+    theirs = [glyphs.glyph_features(b) for b in batches]
+    for a, b in zip(mine, theirs, strict=True):
+        assert a.shape == b.shape and np.array_equal(_bits(a), _bits(b))
+
+
+def test_suit_tops_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``top_width`` through the kernel (ink_span): the sources' widths, for suit-shaped and
+    random masks at every height asked, rows without ink and masks one row tall too."""
+    k = _kernels()
+    rng = np.random.default_rng(19)
+    masks = _suit_like(rng, 600) + [m for m in _ink_masks(rng, 300) if m.shape[0] >= 1]
+    masks += [np.zeros((5, 4), np.uint8), np.full((3, 2), 255, np.uint8)]
+    spans = {0}
+    ats = (0.0, 0.1, 0.12, 0.3, 0.5, 0.99)
+    mine = [[glyphs.top_width(m, at) for at in ats] for m in masks]
+    for m in masks:
+        spans.add(k.ink_span(m, m.shape[0], m.shape[1], m.shape[0] // 2))
+    monkeypatch.setattr(glyphs, "_KERNELS", None)
+    theirs = [[glyphs.top_width(m, at) for at in ats] for m in masks]
+    assert mine == theirs
+    assert len(spans) > 30 and sum(w == 0.0 for row in mine for w in row) > 50
+
+
+def test_class_scores_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each class's best similarity less the aspect penalty (``Exemplars.class_scores``)
+    through the kernel (class_best): numpy's float32 steps to the bit, for the glyph model's
+    ranks and suits and for small exemplar sets whose classes hold one to a few exemplars
+    (some classes none: their columns stay -1), queries one to forty; a NaN where a
+    class's scores hold one."""
+    _kernels()
+    rng = np.random.default_rng(23)
+    model = glyphs.GlyphModel.load()
+    sets = [model.ranks, model.suits]
+    for _ in range(20):
+        n = int(rng.integers(1, 40))
+        feats = rng.normal(size=(n, glyphs.FEATURE_DIM)).astype(np.float32)
+        feats /= np.linalg.norm(feats, axis=1, keepdims=True)
+        labels = rng.choice(rng.permutation(15)[: int(rng.integers(1, 15))], n)
+        sets.append(glyphs.Exemplars(feats, labels.astype(np.int16),
+                                     rng.normal(size=n).astype(np.float32)))
+    masks = _suit_like(rng, 60)
+    real = glyphs.glyph_features(masks)
+    real_aspects = np.array([math.log(m.shape[1] / m.shape[0]) for m in masks], np.float32)
+    cases = []
+    for ex in sets:
+        for q in (1, 2, 3, 24, 40):
+            feats = rng.normal(size=(q, glyphs.FEATURE_DIM)).astype(np.float32)
+            cases.append((ex, feats, rng.normal(scale=0.5, size=q).astype(np.float32)))
+        cases.append((ex, real, real_aspects))
+    nan_aspects = real_aspects.copy()
+    nan_aspects[3] = np.nan
+    few = glyphs.Exemplars(real[:6].copy(), np.array([0, 0, 1, 2, 2, 2], np.int16),
+                           real_aspects[:6].copy())  # (under four exemplars a class)
+    cases += [(few, real, nan_aspects), (model.ranks, real, nan_aspects)]
+    mine = [ex.class_scores(f, a, 15, 0.3) for ex, f, a in cases]
+    monkeypatch.setattr(glyphs, "_KERNELS", None)
+    theirs = [ex.class_scores(f, a, 15, 0.3) for ex, f, a in cases]
+    unscored = 0
+    for a, b in zip(mine, theirs, strict=True):
+        assert np.array_equal(_bits(a), _bits(b))
+        unscored += int((a == -1).sum())
+    assert unscored > 100
+    assert np.isnan(mine[-2][3, :3]).all() and np.isnan(mine[-1][3]).all()
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -477,6 +577,43 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.notches(grey, 11, 10)
     with pytest.raises(ValueError, match="notches"):
         k.notches(np.zeros((0, 4), np.uint8), 0, 4)
+    padded = np.full((14, 14), 7.0, np.float32)
+    with pytest.raises(ValueError, match="pad_levels"):
+        k.pad_levels(grey, 10, 10, 3, padded)
+    with pytest.raises(ValueError, match="pad_levels"):
+        k.pad_levels(grey, 10, 11, 2, padded)
+    assert (padded == 7.0).all()
+    with pytest.raises(ValueError, match="ink_span"):
+        k.ink_span(grey, 10, 10, 10)
+    with pytest.raises(ValueError, match="ink_span"):
+        k.ink_span(grey, 10, 9, 0)
+    blocks = np.full((2, 324), 7.0, np.float32)
+    with pytest.raises(ValueError, match="hog_blocks"):
+        k.hog_blocks(np.zeros(3 * 16 * 9), 2, blocks)
+    with pytest.raises(ValueError, match="hog_blocks"):
+        k.hog_blocks(np.zeros(2 * 16 * 9), 2, blocks[:1].copy())
+    assert (blocks == 7.0).all()
+    feats = np.full((2, 388), 7.0, np.float32)
+    with pytest.raises(ValueError, match="glyph_tail"):
+        k.glyph_tail(np.zeros((2, 32, 32), np.float32), blocks[:1].copy(), 2, feats)
+    with pytest.raises(ValueError, match="glyph_tail"):
+        k.glyph_tail(np.zeros((2, 32, 31), np.float32), blocks, 2, feats)
+    assert (feats == 7.0).all()
+    scores = np.full((2, 4), 7.0, np.float32)
+    sims = np.zeros((2, 6), np.float32)
+    asked, aspects = np.zeros(2, np.float32), np.zeros(6, np.float32)
+    starts, classes = np.array([0, 2], np.int64), np.array([1, 3], np.int64)
+    with pytest.raises(ValueError, match="class_best"):  # 7 exemplars said, 6 scored
+        k.class_best(sims, asked, np.zeros(7, np.float32), 0.3, starts, classes, scores)
+    with pytest.raises(ValueError, match="class_best"):  # a class past the columns
+        k.class_best(sims, asked, aspects, 0.3, starts, np.array([1, 4], np.int64), scores)
+    with pytest.raises(ValueError, match="class_best"):  # not from the first exemplar
+        k.class_best(sims, asked, aspects, 0.3, np.array([1, 2], np.int64), classes, scores)
+    with pytest.raises(ValueError, match="class_best"):  # classes out of order
+        k.class_best(sims, asked, aspects, 0.3, np.array([0, 7], np.int64), classes, scores)
+    assert (scores == 7.0).all()
+    k.class_best(sims, asked, aspects, 0.3, starts, classes, scores)
+    assert (scores[:, [0, 2]] == 7.0).all() and (scores[:, [1, 3]] == 0.0).all()
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
