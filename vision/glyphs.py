@@ -228,8 +228,10 @@ def glyph_features(masks: list[NDArray[Any]]) -> NDArray[np.float32]:
         _square(m, sq[i])
     hog = _hog_of_squares(sq)
     num = sq.shape[0]
-    if _KERNELS is not None and hog.dtype == np.float32 and hog.flags.c_contiguous:
-        # (the block means and the three unit lengths in one pass, in C: the same sums)
+    if (_KERNELS is not None and sq.shape[1:] == (_KERNEL_SIDE, _KERNEL_SIDE) and _PIX == 8
+            and hog.dtype == np.float32 and hog.flags.c_contiguous):
+        # (the block means and the three unit lengths in one pass, in C: the same sums; the
+        # kernel is written for 32 px squares and an 8 x 8 template)
         feats = np.empty((num, FEATURE_DIM), np.float32)
         _KERNELS.glyph_tail(sq, hog, num, feats)
         return feats
