@@ -1,7 +1,7 @@
 /* The card reader's C kernels: thirteen loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
- * slow pass each, done in one (see vision/native.py, which loads them with the compiled modules, and
- * scripts/build_native.py, which builds them).
+ * slow pass each, done in one (see vision/native.py, which loads them with the compiled
+ * modules, and scripts/build_native.py, which builds them).
  *
  * Each gives exactly what the Python it stands for gives, to the bit, on any input
  * (tests/vision/test_kernels.py compares them):
@@ -281,7 +281,7 @@ static PyObject *ink_span(PyObject *self, PyObject *const *args, Py_ssize_t narg
 }
 
 /* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
- * (below nine, one by one; up to 128, eight running sums a stride of eight apart added
+ * (under eight, one by one; up to 128, eight running sums a stride of eight apart added
  * pairwise, then the rest one by one; longer, the two halves -- the first a multiple of
  * eight long -- each so, added) */
 static float pairwise_sum(const float *a, Py_ssize_t n) {
@@ -1207,9 +1207,9 @@ static PyObject *pad_levels(PyObject *self, PyObject *const *args, Py_ssize_t na
  * each less the aspect penalty |asked[q] - aspects[e]| x weight, the largest over each
  * class's exemplars -- float32 arithmetic step by step, as numpy does it on float32 arrays
  * and a Python float (the weight rounded to float32 first); the largest as
- * np.maximum.reduceat finds it (NaN where one is NaN) -- into column classes[c] of ``out`` (float32, Q x K; the
- * other columns untouched).  ``starts``: int64, the first exemplar of each class,
- * ascending from 0; ``classes``: int64, each below K. */
+ * np.maximum.reduceat finds it (NaN where one is NaN) -- into column classes[c] of
+ * ``out`` (float32, Q x K; the other columns untouched).  ``starts``: int64, the first
+ * exemplar of each class, ascending from 0; ``classes``: int64, each below K. */
 static PyObject *class_best(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (called(nargs, 7, "class_best(sims, asked, aspects, weight, starts, classes, out)",
@@ -1259,8 +1259,8 @@ static PyObject *class_best(PyObject *self, PyObject *const *args, Py_ssize_t na
                 const __m128 sign = _mm_set1_ps(-0.0f);
                 __m128 top = _mm_set1_ps(-INFINITY), nan = _mm_setzero_ps();
                 for (; e + 4 <= end; e += 4) {
-                    __m128 penalty = _mm_andnot_ps(sign, _mm_sub_ps(va, _mm_loadu_ps(aspects + e)));
-                    penalty = _mm_mul_ps(penalty, vw);
+                    const __m128 gap = _mm_sub_ps(va, _mm_loadu_ps(aspects + e));
+                    const __m128 penalty = _mm_mul_ps(_mm_andnot_ps(sign, gap), vw);
                     const __m128 score = _mm_sub_ps(_mm_loadu_ps(s + e), penalty);
                     nan = _mm_or_ps(nan, _mm_cmpunord_ps(score, score));
                     top = _mm_max_ps(top, score);
