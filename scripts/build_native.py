@@ -82,9 +82,12 @@ def _compile(out: Path, want: str) -> int:
                     opt_level="3", group_name=native.GROUP, target_dir=str(work / "c"),
                 )
                 # the C kernels: plain IEEE arithmetic (no fused multiply-adds), as numpy's,
-                # and the C library's angles, as Python's math module's
+                # and the C library's angles, as Python's math module's; loops over whole
+                # rows vectorised where the compiler judges it cheap (GCC's vectoriser
+                # never reorders floating-point sums by itself, so every number stays)
                 kernels = Extension(f"vision.{native.KERNELS}", [f"vision/{native.KERNELS}.c"],
-                                    extra_compile_args=["-O2", "-ffp-contract=off"],
+                                    extra_compile_args=["-O2", "-ffp-contract=off",
+                                                        "-fvect-cost-model=cheap"],
                                     libraries=["m"])
                 setup(name="vision-native", ext_modules=[*extensions, kernels], script_args=[
                     "build_ext", "--build-lib", str(out), "--build-temp", str(work / "o")])

@@ -1,4 +1,4 @@
-/* The card reader's C kernels: thirteen loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: fourteen loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
  * slow pass each, done in one (see vision/native.py, which loads them with the compiled
  * modules, and scripts/build_native.py, which builds them).
@@ -7,6 +7,9 @@
  * (tests/vision/test_kernels.py compares them):
  *   level     -- vision.pipeline._percentile's level, from its histogram
  *   paper     -- the sums vision.pipeline._paper_colour averages
+ *   paper_light -- vision.pipeline._paper_light's light of a card's middle: OpenCV's
+ *                4 x 4 area resize, 9 x 9 dilation and 5 x 5 blur of it, whole numbers
+ *                throughout (the sums over 16 and 25 rounded as OpenCV rounds them)
  *   hog_hist  -- the cell histograms of vision.glyphs._hog, gradients binned by a table
  *                that numpy itself computed (vision.glyphs._bin_table): no angle is
  *                computed here, so none can differ by a last bit from numpy's
@@ -162,6 +165,107 @@ static PyObject *paper(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     release_all(views, 2);
     return Py_BuildValue("(LLLL)", n, blue, green, red);
+}
+
+/* paper_light(grey, rows, cols, out) -> (darkest, brightest)
+ * Of a picture (``grey``: uint8, rows x cols, both 16 or more) the paper's light, a
+ * quarter of its size, into ``out`` (uint8, rows / 4 x cols / 4): 4 x 4 blocks averaged
+ * (the sum over 16, rounded to even; the rows and columns beyond whole blocks left out),
+ * the brightest within 4 blocks each way (the picture's edge cuts the window), then the
+ * means of 5 x 5 (the sum over 25, rounded; the picture reflected at its edges without
+ * repeating the edge); and the least and greatest of it. */
+static PyObject *paper_light(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 4, "paper_light(grey, rows, cols, out)", args, 1, &rows, &cols) < 0)
+        return NULL;
+    Py_buffer views[2];
+    PyObject *const pair[2] = {args[0], args[3]};
+    static const int writable[2] = {0, 1};
+    if (take_all(pair, views, writable, 2) < 0) return NULL;
+    const Py_ssize_t sh = rows / 4, sw = cols / 4;
+    if (rows < 16 || cols < 16 || views[0].len != rows * cols || views[1].len != sh * sw) {
+        release_all(views, 2);
+        return wrong_size("paper_light");
+    }
+    const uint8_t *g = (const uint8_t *)views[0].buf;
+    uint8_t *out = (uint8_t *)views[1].buf;
+    /* (rows of the quarter-size picture, one after another, in bytes and 16-bit sums; each
+     * step a pass over whole rows, whose inner loops the compiler turns into vector
+     * instructions) */
+    uint8_t *work = malloc((size_t)(3 * sh * sw) + (size_t)(sh * sw + 4 * sw) * 2 + 16);
+    if (!work) {
+        release_all(views, 2);
+        return PyErr_NoMemory();
+    }
+    uint8_t *small = work, *across = work + sh * sw, *lit = work + 2 * sh * sw;
+    uint16_t *sums = (uint16_t *)(work + 3 * sh * sw + (3 * sh * sw) % 2);
+    uint16_t *four = sums + sh * sw;  /* four picture rows summed, 4 x sw wide */
+    const Py_ssize_t wide = 4 * sw;
+    for (Py_ssize_t y = 0; y < sh; y++) {
+        const uint8_t *restrict r0 = g + 4 * y * cols, *restrict r1 = r0 + cols;
+        const uint8_t *restrict r2 = r1 + cols, *restrict r3 = r2 + cols;
+        for (Py_ssize_t x = 0; x < wide; x++)
+            four[x] = (uint16_t)(r0[x] + r1[x] + r2[x] + r3[x]);
+        uint8_t *row = small + y * sw;
+        for (Py_ssize_t x = 0; x < sw; x++) {
+            const int sum = four[4 * x] + four[4 * x + 1] + four[4 * x + 2] + four[4 * x + 3];
+            const int q = sum >> 4, rest = sum & 15;
+            row[x] = (uint8_t)(q + (rest > 8 || (rest == 8 && (q & 1))));
+        }
+    }
+    /* the brightest within 4 each way: along the rows, then down the columns */
+    for (Py_ssize_t y = 0; y < sh; y++) {
+        const uint8_t *restrict row = small + y * sw;
+        uint8_t *restrict to = across + y * sw;
+        memcpy(to, row, (size_t)sw);
+        for (Py_ssize_t d = 1; d <= 4 && d < sw; d++) {
+            for (Py_ssize_t x = 0; x < sw - d; x++) to[x] = row[x + d] > to[x] ? row[x + d] : to[x];
+            for (Py_ssize_t x = d; x < sw; x++) to[x] = row[x - d] > to[x] ? row[x - d] : to[x];
+        }
+    }
+    for (Py_ssize_t y = 0; y < sh; y++) {
+        const Py_ssize_t lo = y < 4 ? 0 : y - 4, hi = y + 4 < sh ? y + 4 : sh - 1;
+        uint8_t *restrict to = lit + y * sw;
+        memcpy(to, across + lo * sw, (size_t)sw);
+        for (Py_ssize_t i = lo + 1; i <= hi; i++) {
+            const uint8_t *restrict row = across + i * sw;
+            for (Py_ssize_t x = 0; x < sw; x++) to[x] = row[x] > to[x] ? row[x] : to[x];
+        }
+    }
+    /* 5 x 5 sums, the picture reflected at its edges (sw and sh are 4 or more): along the
+     * rows, then down */
+    for (Py_ssize_t y = 0; y < sh; y++) {
+        const uint8_t *restrict row = lit + y * sw;
+        uint16_t *restrict to = sums + y * sw;
+        to[0] = (uint16_t)(row[2] + row[1] + row[0] + row[1] + row[2]);
+        to[1] = (uint16_t)(row[1] + row[0] + row[1] + row[2] + row[3]);
+        for (Py_ssize_t x = 2; x < sw - 2; x++)
+            to[x] = (uint16_t)(row[x - 2] + row[x - 1] + row[x] + row[x + 1] + row[x + 2]);
+        to[sw - 2] = (uint16_t)(row[sw - 4] + row[sw - 3] + row[sw - 2] + row[sw - 1]
+                                + row[sw - 2]);
+        to[sw - 1] = (uint16_t)(row[sw - 3] + row[sw - 2] + row[sw - 1] + row[sw - 2]
+                                + row[sw - 3]);
+    }
+    int darkest = 255, brightest = 0;
+    for (Py_ssize_t y = 0; y < sh; y++) {
+        const Py_ssize_t up2 = y >= 2 ? y - 2 : 2 - y, up1 = y >= 1 ? y - 1 : 1;
+        const Py_ssize_t down1 = y + 1 < sh ? y + 1 : 2 * sh - 3 - y;
+        const Py_ssize_t down2 = y + 2 < sh ? y + 2 : 2 * sh - 4 - y;
+        const uint16_t *restrict a0 = sums + up2 * sw, *restrict a1 = sums + up1 * sw;
+        const uint16_t *restrict a2 = sums + y * sw, *restrict a3 = sums + down1 * sw;
+        const uint16_t *restrict a4 = sums + down2 * sw;
+        uint8_t *restrict to = out + y * sw;
+        for (Py_ssize_t x = 0; x < sw; x++)
+            to[x] = (uint8_t)(((unsigned)a0[x] + a1[x] + a2[x] + a3[x] + a4[x] + 12) / 25);
+        for (Py_ssize_t x = 0; x < sw; x++) {
+            darkest = to[x] < darkest ? to[x] : darkest;
+            brightest = to[x] > brightest ? to[x] : brightest;
+        }
+    }
+    free(work);
+    release_all(views, 2);
+    return Py_BuildValue("(dd)", (double)darkest, (double)brightest);
 }
 
 #define SIDE 32              /* vision.glyphs.GLYPH_SIZE */
@@ -1291,6 +1395,9 @@ static PyMethodDef methods[] = {
      "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
     {"paper", (PyCFunction)(void (*)(void))paper, METH_FASTCALL,
      "paper(bgr, grey, rows, cols, t): count and colour sums of every third pixel above t"},
+    {"paper_light", (PyCFunction)(void (*)(void))paper_light, METH_FASTCALL,
+     "paper_light(grey, rows, cols, out): the paper's light at a quarter of the size, and "
+     "its least and greatest"},
     {"hog_hist", (PyCFunction)(void (*)(void))hog_hist, METH_FASTCALL,
      "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"},
     {"cc_label", (PyCFunction)(void (*)(void))cc_label, METH_FASTCALL,

@@ -9,13 +9,13 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: thirteen loops over a
-patch's or a glyph's pixels (a percentile, the paper's colour, a glyph's square padded, its
-gradient histograms and their blocks, the rest of its features, the width of its top, the
-labels of connected components and their statistics, the openings by a line, the dents in
-a suit glyph's sides), the glyph scores (each class's best less the aspect penalty) or an
-outline's points (the lines fitted to a card's sides) that numpy and OpenCV take several
-calls or a slow pass each for, giving the same numbers to the bit;
+Built with them is a small C extension, ``vision/_kernels.c``: fourteen loops over a
+patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
+padded, its gradient histograms and their blocks, the rest of its features, the width of
+its top, the labels of connected components and their statistics, the openings by a line,
+the dents in a suit glyph's sides), the glyph scores (each class's best less the aspect
+penalty) or an outline's points (the lines fitted to a card's sides) that numpy and OpenCV
+take several calls or a slow pass each for, giving the same numbers to the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
@@ -112,6 +112,9 @@ class Kernels(Protocol):
 
     def paper(self, bgr: NDArray[np.uint8], grey: NDArray[np.uint8], rows: int, cols: int,
               t: int) -> tuple[int, int, int, int]: ...
+
+    def paper_light(self, grey: NDArray[np.uint8], rows: int, cols: int,
+                    out: NDArray[np.uint8]) -> tuple[float, float]: ...
 
     def hog_hist(self, squares: NDArray[np.float32], bins: NDArray[np.uint8],
                  weights: NDArray[np.float64], out: NDArray[np.float64]) -> None: ...

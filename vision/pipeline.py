@@ -3401,6 +3401,14 @@ def _paper_light(v: np.ndarray, uneven: float = 1.3) -> np.ndarray | None:
     lightest level near it, smoothed), when it varies across the card by more than the
     factor ``uneven``; None when the light is even."""
     h, w = v.shape[:2]
+    if (_KERNELS is not None and h >= 16 and w >= 16 and v.ndim == 2
+            and v.dtype == np.uint8 and v.flags.c_contiguous):
+        # (the same steps, OpenCV's numbers, in one pass in C)
+        bg = np.empty((h // 4, w // 4), np.uint8)
+        lo, hi = _KERNELS.paper_light(v, h, w, bg)
+        if lo <= 0 or hi / lo < uneven:
+            return None
+        return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     if h >= 16 and w >= 16:
         # a quarter the size, from whole blocks of 4 x 4 pixels (OpenCV's fast path, a
         # quarter of the cost): the 3 rows and columns at most left over do not change a

@@ -98,6 +98,41 @@ def test_paper_colours_are_opencvs() -> None:
     assert nones > 100  # (the rule for too few pixels was met as often as the rest)
 
 
+def test_paper_light_is_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paper's light of a card's middle through the kernel (paper_light): OpenCV's 4 x 4
+    area resize, 9 x 9 dilation and 5 x 5 blur to the bit, and the least and greatest of it,
+    for the ink of pieces of the photos and random pictures of every size from 16 px (the
+    rows and columns past whole blocks left out, the smallest light 4 x 4); and
+    ``_paper_light`` gives the same with the kernel as without it, even light or uneven."""
+    k = _kernels()
+    rng = np.random.default_rng(29)
+    greys = [pipeline._ink_channel(p) for p in _pictures(400, seed=30) if min(p.shape[:2]) >= 16]
+    greys += [rng.integers(0, 256, (int(h), int(w)), dtype=np.uint8)
+              for h, w in rng.integers(16, 200, (300, 2))]
+    greys += [np.zeros((16, 16), np.uint8), np.full((19, 23), 255, np.uint8),
+              np.tile(np.arange(0, 250, 2, dtype=np.uint8), (175, 1))]  # light falling off
+    square9 = np.ones((9, 9), np.uint8)
+    for v in greys:
+        h, w = v.shape
+        small = cv2.resize(v[: h - h % 4, : w - w % 4], (w // 4, h // 4),
+                           interpolation=cv2.INTER_AREA)
+        want = cv2.blur(cv2.dilate(small, square9), (5, 5))
+        got = np.empty((h // 4, w // 4), np.uint8)
+        lo, hi = k.paper_light(v, h, w, got)
+        assert np.array_equal(got, want), v.shape
+        assert (lo, hi) == tuple(cv2.minMaxLoc(want)[:2]), v.shape
+    mine = [pipeline._paper_light(v) for v in greys]
+    monkeypatch.setattr(pipeline, "_KERNELS", None)
+    theirs = [pipeline._paper_light(v) for v in greys]
+    uneven = 0
+    for a, b in zip(mine, theirs, strict=True):
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            uneven += 1
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert 50 < uneven < len(greys) - 50
+
+
 def test_glyph_histograms_are_numpys() -> None:
     """Glyph features through the kernel: the same histograms of oriented gradients as
     numpy's (glyphs._hog), to the bit, for squares cut from the photos' ink, blurred,
@@ -577,6 +612,14 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.notches(grey, 11, 10)
     with pytest.raises(ValueError, match="notches"):
         k.notches(np.zeros((0, 4), np.uint8), 0, 4)
+    light = np.full((4, 4), 7, np.uint8)
+    with pytest.raises(ValueError, match="paper_light"):
+        k.paper_light(np.zeros((16, 16), np.uint8), 16, 16, light[:3].copy())
+    with pytest.raises(ValueError, match="paper_light"):
+        k.paper_light(np.zeros((15, 16), np.uint8), 15, 16, light)
+    with pytest.raises(ValueError, match="paper_light"):
+        k.paper_light(np.zeros((16, 16), np.uint8), 16, 17, light)
+    assert (light == 7).all()
     padded = np.full((14, 14), 7.0, np.float32)
     with pytest.raises(ValueError, match="pad_levels"):
         k.pad_levels(grey, 10, 10, 3, padded)
