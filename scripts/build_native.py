@@ -82,12 +82,10 @@ def _compile(out: Path, want: str) -> int:
                     opt_level="3", group_name=native.GROUP, target_dir=str(work / "c"),
                 )
                 # the C kernels: plain IEEE arithmetic (no fused multiply-adds), as numpy's,
-                # and the C library's angles, as Python's math module's; loops over whole
-                # rows vectorised where the compiler judges it cheap (GCC's vectoriser
-                # never reorders floating-point sums by itself, so every number stays)
+                # and the C library's angles, as Python's math module's
                 kernels = Extension(f"vision.{native.KERNELS}", [f"vision/{native.KERNELS}.c"],
                                     extra_compile_args=["-O2", "-ffp-contract=off",
-                                                        "-fvect-cost-model=cheap"],
+                                                        *_vectorising()],
                                     libraries=["m"])
                 setup(name="vision-native", ext_modules=[*extensions, kernels], script_args=[
                     "build_ext", "--build-lib", str(out), "--build-temp", str(work / "o")])
@@ -109,6 +107,17 @@ def _compile(out: Path, want: str) -> int:
     shutil.rmtree(work, ignore_errors=True)
     say(f"compiled in {time.monotonic() - t0:.0f} s")
     return 0
+
+
+def _vectorising() -> list[str]:
+    """GCC's flag for loops over whole rows vectorised where it judges that cheap (at -O2
+    it vectorises only loops it needs no remainder for): the light of a card's middle
+    (paper_light) twice as fast. Its vectoriser never reorders a floating-point sum by
+    itself, so every number stays; other compilers get none (clang knows no such flag)."""
+    import sysconfig
+
+    cc = os.environ.get("CC") or str(sysconfig.get_config_var("CC") or "")
+    return ["-fvect-cost-model=cheap"] if "gcc" in cc and "clang" not in cc else []
 
 
 if __name__ == "__main__":
