@@ -1,4 +1,4 @@
-/* The card reader's C kernels: fourteen loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: fifteen loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
  * slow pass each, done in one (see vision/native.py, which loads them with the compiled
  * modules, and scripts/build_native.py, which builds them).
@@ -42,6 +42,7 @@
  *   glyph_tail -- the rest of vision.glyphs.glyph_features: the coarse template's block
  *                means, the three unit lengths (numpy's pairwise sums again)
  *   ink_span  -- vision.glyphs.top_width's ink across one row of a glyph
+ *   label_mask -- vision.pipeline._label_mask: a glyph's pieces of ink cut from the labels
  *   class_best -- vision.glyphs.Exemplars.class_scores after its matrix product: each
  *                class's best similarity less the aspect penalty, float32 step by step
  *                (four exemplars at a time with SSE2 where built for it: the same steps
@@ -358,6 +359,63 @@ static float block_sum_of_squares(const float *v) {
     float sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
     for (; i < 36; i++) sum += v[i] * v[i];
     return 0.0f + sum;
+}
+
+/* label_mask(labels, rows, cols, x0, y0, x1, y1, ids, out)
+ * vision.pipeline._label_mask: of the box x0..x1, y0..y1 (the ends not included) of
+ * ``labels`` (uint16, rows x cols), 255 where the label is one of ``ids`` (a sequence of
+ * whole numbers), else 0, into ``out`` (uint8, y1 - y0 x x1 - x0, overwritten). */
+static PyObject *label_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols, box[4];
+    if (called(nargs, 9, "label_mask(labels, rows, cols, x0, y0, x1, y1, ids, out)", args, 1,
+               &rows, &cols) < 0)
+        return NULL;
+    for (int i = 0; i < 4; i++) box[i] = PyLong_AsSsize_t(args[3 + i]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *ids = PySequence_Fast(args[7], "label_mask: ids must be a sequence");
+    if (ids == NULL) return NULL;
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(ids);
+    long wanted[8];
+    if (count < 1 || count > 8) {
+        Py_DECREF(ids);
+        PyErr_SetString(PyExc_ValueError, "label_mask: one to eight ids");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++)
+        wanted[i] = PyLong_AsLong(PySequence_Fast_GET_ITEM(ids, i));
+    Py_DECREF(ids);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *objects[2] = {args[0], args[8]};
+    Py_buffer views[2];
+    static const int writable[2] = {0, 1};
+    if (take_all(objects, views, writable, 2) < 0) return NULL;
+    const Py_ssize_t x0 = box[0], y0 = box[1], x1 = box[2], y1 = box[3];
+    if (rows < 0 || cols < 0 || views[0].len != rows * cols * (Py_ssize_t)sizeof(uint16_t)
+        || x0 < 0 || y0 < 0 || x1 < x0 || y1 < y0 || x1 > cols || y1 > rows
+        || views[1].len != (y1 - y0) * (x1 - x0)) {
+        release_all(views, 2);
+        return wrong_size("label_mask");
+    }
+    const uint16_t *labels = (const uint16_t *)views[0].buf;
+    uint8_t *out = (uint8_t *)views[1].buf;
+    const Py_ssize_t wide = x1 - x0;
+    for (Py_ssize_t y = y0; y < y1; y++) {
+        const uint16_t *row = labels + y * cols + x0;
+        uint8_t *to = out + (y - y0) * wide;
+        if (count == 1) {  /* (the usual case: one piece of ink) */
+            const long id = wanted[0];
+            for (Py_ssize_t x = 0; x < wide; x++) to[x] = row[x] == id ? 255 : 0;
+            continue;
+        }
+        for (Py_ssize_t x = 0; x < wide; x++) {
+            uint8_t hit = 0;
+            for (Py_ssize_t i = 0; i < count; i++) hit |= row[x] == wanted[i] ? 255 : 0;
+            to[x] = hit;
+        }
+    }
+    release_all(views, 2);
+    Py_RETURN_NONE;
 }
 
 /* ink_span(mask, rows, cols, y) -> int
@@ -1417,6 +1475,9 @@ static PyMethodDef methods[] = {
      "normalised"},
     {"glyph_tail", (PyCFunction)(void (*)(void))glyph_tail, METH_FASTCALL,
      "glyph_tail(squares, hog, num, out): glyph features from their squares and blocks"},
+    {"label_mask", (PyCFunction)(void (*)(void))label_mask, METH_FASTCALL,
+     "label_mask(labels, rows, cols, x0, y0, x1, y1, ids, out): 255 where a box's label is "
+     "one of ids"},
     {"ink_span", (PyCFunction)(void (*)(void))ink_span, METH_FASTCALL,
      "ink_span(mask, rows, cols, y): columns from the first ink of row y to its last"},
     {"pad_levels", (PyCFunction)(void (*)(void))pad_levels, METH_FASTCALL,

@@ -9,10 +9,10 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: fourteen loops over a
+Built with them is a small C extension, ``vision/_kernels.c``: fifteen loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
-its top, the labels of connected components and their statistics, the openings by a line,
+its top, the labels of connected components, their statistics and a glyph's cut from them, the openings by a line,
 the dents in a suit glyph's sides), the glyph scores (each class's best less the aspect
 penalty) or an outline's points (the lines fitted to a card's sides) that numpy and OpenCV
 take several calls or a slow pass each for, giving the same numbers to the bit;
@@ -141,6 +141,9 @@ class Kernels(Protocol):
 
     def glyph_tail(self, squares: NDArray[np.float32], hog: NDArray[np.float32], num: int,
                    out: NDArray[np.float32]) -> None: ...
+
+    def label_mask(self, labels: NDArray[np.uint16], rows: int, cols: int, x0: int, y0: int,
+                   x1: int, y1: int, ids: list[int], out: NDArray[np.uint8]) -> None: ...
 
     def ink_span(self, mask: NDArray[np.uint8], rows: int, cols: int, y: int) -> int: ...
 

@@ -1596,12 +1596,12 @@ class IndexReader:
                     continue
                 if cx0 >= sx0 and cx1 <= sx1 and cy0 >= sy0 and cy1 <= sy1:
                     suit_ids.append(i)
-            rmask = _label_mask(labels[y0:y1, x0:x1], rank)
+            rmask = _label_mask(labels, rank, (x0, y0, x1, y1))
             # (within 2 px: a thinned glyph lies a pixel further off)
             if lined is not None and any(
                     r[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2].any() for r in removed):
                 lined.append(True)
-            smask = _label_mask(labels[sy0:sy1, sx0:sx1], suit_ids)
+            smask = _label_mask(labels, suit_ids, (sx0, sy0, sx1, sy1))
             red = None
             if self.colour:
                 if paper_col is None:
@@ -3642,14 +3642,23 @@ def _thinnest(piece: np.ndarray, levels: np.ndarray, thr: float, axis: int,
     return thin[:count]
 
 
-def _label_mask(labels: np.ndarray, ids: list[int]) -> NDArray[np.uint8]:
-    """255 where ``labels`` is one of ``ids``, else 0 (OpenCV's compare gives 0/255 at
-    once)."""
-    # (a number as the second operand is compared with every pixel; the stubs know
-    # only arrays there)
-    m = cv2.compare(labels, ids[0], cv2.CMP_EQ)  # type: ignore[call-overload]
+def _label_mask(labels: np.ndarray, ids: list[int], box: tuple[int, int, int, int]
+                ) -> NDArray[np.uint8]:
+    """255 where the box (x0, y0, x1, y1) of ``labels`` is one of ``ids``, else 0."""
+    x0, y0, x1, y1 = box
+    if (_KERNELS is not None and labels.dtype == np.uint16 and labels.ndim == 2
+            and labels.flags.c_contiguous and 1 <= len(ids) <= 8
+            and 0 <= x0 <= x1 <= labels.shape[1] and 0 <= y0 <= y1 <= labels.shape[0]):
+        # (one pass in C over the box, where OpenCV takes one call an id)
+        out = np.empty((y1 - y0, x1 - x0), np.uint8)
+        _KERNELS.label_mask(labels, labels.shape[0], labels.shape[1], x0, y0, x1, y1, ids, out)
+        return out
+    part = labels[y0:y1, x0:x1]
+    # (OpenCV's compare gives 0/255 at once; a number as the second operand is compared
+    # with every pixel, the stubs know only arrays there)
+    m = cv2.compare(part, ids[0], cv2.CMP_EQ)  # type: ignore[call-overload]
     for i in ids[1:]:
-        m |= cv2.compare(labels, i, cv2.CMP_EQ)  # type: ignore[call-overload]
+        m |= cv2.compare(part, i, cv2.CMP_EQ)  # type: ignore[call-overload]
     return np.asarray(m, dtype=np.uint8)
 
 

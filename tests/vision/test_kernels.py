@@ -488,6 +488,39 @@ def test_glyph_features_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None
         assert a.shape == b.shape and np.array_equal(_bits(a), _bits(b))
 
 
+def test_glyph_cut_outs_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A glyph's pieces of ink cut from the labels (``_label_mask`` through the kernel,
+    label_mask): the sources' 0/255 masks for random boxes of the labels of random and
+    suit-shaped masks (the whole picture too) and one to eight ids, some of them no label
+    there."""
+    _kernels()
+    rng = np.random.default_rng(31)
+    cases = []
+    for m in _ink_masks(rng, 200) + _suit_like(rng, 200):
+        n, labels, _ = pipeline._components((m > 0).astype(np.uint8))
+        h, w = labels.shape
+        for _ in range(5):
+            # (boxes of two pixels or more, as a glyph's are: OpenCV's compare takes a
+            # picture of one pixel for a second operand of another size)
+            x0 = int(rng.integers(0, w))
+            x1 = int(rng.integers(x0 + 1, w + 1))
+            y0 = int(rng.integers(0, h))
+            y1 = int(rng.integers(y0 + 1, h + 1))
+            if (x1 - x0) * (y1 - y0) < 2:
+                continue
+            ids = [int(v) for v in rng.integers(0, n + 2, int(rng.integers(1, 9)))]
+            cases.append((labels, ids, (x0, y0, x1, y1)))
+        cases.append((labels, [1], (0, 0, w, h)))
+    mine = [pipeline._label_mask(*c) for c in cases]
+    monkeypatch.setattr(pipeline, "_KERNELS", None)
+    theirs = [pipeline._label_mask(*c) for c in cases]
+    inked = 0
+    for a, b in zip(mine, theirs, strict=True):
+        assert a.dtype == b.dtype == np.uint8 and np.array_equal(a, b)
+        inked += int(a.any())
+    assert inked > 500
+
+
 def test_suit_tops_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     """``top_width`` through the kernel (ink_span): the sources' widths, for suit-shaped and
     random masks at every height asked, rows without ink and masks one row tall too."""
@@ -612,6 +645,17 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.notches(grey, 11, 10)
     with pytest.raises(ValueError, match="notches"):
         k.notches(np.zeros((0, 4), np.uint8), 0, 4)
+    cut = np.full((2, 3), 7, np.uint8)
+    labels16 = np.zeros((4, 5), np.uint16)
+    with pytest.raises(ValueError, match="label_mask"):  # a box past the labels
+        k.label_mask(labels16, 4, 5, 3, 0, 6, 2, [1], cut)
+    with pytest.raises(ValueError, match="label_mask"):
+        k.label_mask(labels16, 4, 5, 0, 0, 3, 3, [1], cut)
+    with pytest.raises(ValueError, match="label_mask"):
+        k.label_mask(labels16, 4, 5, 0, 0, 3, 2, [], cut)
+    with pytest.raises(ValueError, match="label_mask"):
+        k.label_mask(labels16, 4, 5, 0, 0, 3, 2, list(range(9)), cut)
+    assert (cut == 7).all()
     light = np.full((4, 4), 7, np.uint8)
     with pytest.raises(ValueError, match="paper_light"):
         k.paper_light(np.zeros((16, 16), np.uint8), 16, 16, light[:3].copy())
