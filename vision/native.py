@@ -12,10 +12,11 @@ sources: see ``tests/conftest.py``).
 Built with them is a small C extension, ``vision/_kernels.c``: fifteen loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
-its top, the labels of connected components, their statistics and a glyph's cut from them, the openings by a line,
-the dents in a suit glyph's sides), the glyph scores (each class's best less the aspect
-penalty) or an outline's points (the lines fitted to a card's sides) that numpy and OpenCV
-take several calls or a slow pass each for, giving the same numbers to the bit;
+its top, the labels of connected components, their statistics and a glyph's cut from
+them, the openings by a line, the dents in a suit glyph's sides), the glyph scores (each
+class's best less the aspect penalty) or an outline's points (the lines fitted to a card's
+sides) that numpy and OpenCV take several calls or a slow pass each for, giving the same
+numbers to the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
