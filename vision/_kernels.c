@@ -38,7 +38,7 @@
  *                (cv2.copyMakeBorder, the largest level and cv2.LUT in one pass)
  *   hog_blocks -- vision.glyphs._blocks: hog_hist's cells gathered into blocks and
  *                L2-Hys normalised, the lengths summed as numpy's add.reduce sums a row
- *                (its pairwise summation, eight running sums)
+ *                (its pairwise summation, eight running sums: pairwise_sum)
  *   glyph_tail -- the rest of vision.glyphs.glyph_features: the coarse template's block
  *                means, the three unit lengths (numpy's pairwise sums again)
  *   ink_span  -- vision.glyphs.top_width's ink across one row of a glyph
@@ -347,20 +347,6 @@ done:
     return result;
 }
 
-/* the sum of a block's 36 squares as numpy's float32 add.reduce makes it along a
- * contiguous row (its pairwise summation: eight running sums, a stride of eight apart,
- * added pairwise, then the rest one by one), from the identity 0 */
-static float block_sum_of_squares(const float *v) {
-    float r[8];
-    for (int j = 0; j < 8; j++) r[j] = v[j] * v[j];
-    int i = 8;
-    for (; i < 32; i += 8)
-        for (int j = 0; j < 8; j++) r[j] += v[i + j] * v[i + j];
-    float sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < 36; i++) sum += v[i] * v[i];
-    return 0.0f + sum;
-}
-
 /* label_mask(labels, rows, cols, x0, y0, x1, y1, ids, out)
  * vision.pipeline._label_mask: of the box x0..x1, y0..y1 (the ends not included) of
  * ``labels`` (uint16, rows x cols), 255 where the label is one of ``ids`` (a sequence of
@@ -467,14 +453,20 @@ static float pairwise_sum(const float *a, Py_ssize_t n) {
     return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
 }
 
-/* vision.glyphs._unit_rows of one row of n (at most FEATURES) values, in place: divided
- * by its length (the square root of the pairwise sum of its squares, from the identity
- * 0), unless that is 1e-6 or less */
+/* the length of a row of n (at most FEATURES) values as numpy's float32 arithmetic makes
+ * it (vision.glyphs._norms): the square root of the pairwise sum of their squares, from
+ * the identity 0 */
 #define FEATURES (324 + 64)
-static void unit_row(float *a, Py_ssize_t n) {
+static float row_length(const float *a, Py_ssize_t n) {
     float squares[FEATURES];
     for (Py_ssize_t i = 0; i < n; i++) squares[i] = a[i] * a[i];
-    const float length = sqrtf(0.0f + pairwise_sum(squares, n));
+    return sqrtf(0.0f + pairwise_sum(squares, n));
+}
+
+/* vision.glyphs._unit_rows of one row of n (at most FEATURES) values, in place: divided
+ * by its length, unless that is 1e-6 or less */
+static void unit_row(float *a, Py_ssize_t n) {
+    const float length = row_length(a, n);
     if (!(length > (float)1e-6)) return;
     for (Py_ssize_t i = 0; i < n; i++) a[i] = a[i] / length;
 }
@@ -570,13 +562,13 @@ static PyObject *hog_blocks(PyObject *self, PyObject *const *args, Py_ssize_t na
                 for (int k = 0; k < 4; k++)
                     for (int b = 0; b < BINS; b++)
                         block[k * BINS + b] = (float)cells[corner[k] * BINS + b];
-                const float first = sqrtf(block_sum_of_squares(block)) + eps;
+                const float first = row_length(block, 4 * BINS) + eps;
                 for (int i = 0; i < 4 * BINS; i++) {
                     const float v = block[i] / first;
                     /* (np.minimum: the value itself where not above the clip, NaN too) */
                     block[i] = v <= clip || v != v ? v : clip;
                 }
-                const float second = sqrtf(block_sum_of_squares(block)) + eps;
+                const float second = row_length(block, 4 * BINS) + eps;
                 for (int i = 0; i < 4 * BINS; i++) block[i] = block[i] / second;
             }
         }
