@@ -20,6 +20,7 @@ import fcntl
 import os
 import shutil
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -114,8 +115,6 @@ def _vectorising() -> list[str]:
     it vectorises only loops it needs no remainder for): the light of a card's middle
     (paper_light) twice as fast. Its vectoriser never reorders a floating-point sum by
     itself, so every number stays; other compilers get none (clang knows no such flag)."""
-    import sysconfig
-
     cc = os.environ.get("CC") or str(sysconfig.get_config_var("CC") or "")
     return ["-fvect-cost-model=cheap"] if "gcc" in cc and "clang" not in cc else []
 
