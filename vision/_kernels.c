@@ -1,4 +1,4 @@
-/* The card reader's C kernels: fifteen loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: sixteen loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
  * slow pass each, done in one (see vision/native.py, which loads them with the compiled
  * modules, and scripts/build_native.py, which builds them).
@@ -47,6 +47,9 @@
  *                class's best similarity less the aspect penalty, float32 step by step
  *                (four exemplars at a time with SSE2 where built for it: the same steps
  *                lane by lane)
+ *   side_steps -- vision.detect._least_step: the step down from the cards' paper to what
+ *                lies beside each side, float32 step by step (the sides' normals over
+ *                hypotf, the places rounded half to even as np.round rounds them)
  * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
  * given, a mismatch is a ValueError.
  */
@@ -426,6 +429,85 @@ static PyObject *ink_span(PyObject *self, PyObject *const *args, Py_ssize_t narg
     while (last > first && row[last] == 0) last--;
     PyBuffer_Release(&view);
     return PyLong_FromSsize_t(first < cols ? last - first + 1 : 0);
+}
+
+/* numpy's np.clip(np.round(v).astype(np.int32), 0, hi) of one float32: rounded half to
+ * even, a value no int32 holds (or NaN) taken as the least int32, as x86 converts it */
+static Py_ssize_t pixel_index(float v, Py_ssize_t hi) {
+    const float r = rintf(v);
+    const int32_t i = (r >= -2147483648.0f && r <= 2147483520.0f) ? (int32_t)r : INT32_MIN;
+    return i < 0 ? 0 : (i > hi ? hi : (Py_ssize_t)i);
+}
+
+/* side_steps(grey, rows, cols, quads, n, reach) -> float
+ * vision.detect._least_step: for each side of each of the n quads (float32, n x 4 x 2),
+ * how much darker ``grey`` (uint8, rows x cols) is ``reach`` px outside the side than as
+ * far inside it, at a quarter, half and three quarters along it (the nearest pixel, held
+ * to the picture), the median of the three; the least of them.  Float32 step by step as
+ * numpy computes it (detect.outward_normals: the side's normal over its hypotf, turned
+ * outwards where the side's middle less the quad's mean corner points against it). */
+static PyObject *side_steps(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 6, "side_steps(grey, rows, cols, quads, n, reach)", args, 1, &rows,
+               &cols) < 0)
+        return NULL;
+    Py_ssize_t n = PyLong_AsSsize_t(args[4]);
+    const float reach = (float)PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[2];
+    PyObject *const arrays[2] = {args[0], args[3]};
+    static const int writable[2] = {0, 0};
+    if (take_all(arrays, views, writable, 2) < 0) return NULL;
+    if (rows < 1 || cols < 1 || n < 1 || views[0].len != rows * cols
+            || views[1].len != n * 32) {
+        release_all(views, 2);
+        return wrong_size("side_steps");
+    }
+    const uint8_t *grey = (const uint8_t *)views[0].buf;
+    const float *quads = (const float *)views[1].buf;
+    static const float along[3] = {0.25f, 0.5f, 0.75f};
+    float least = INFINITY;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const float *q = quads + 8 * k;
+        /* the mean corner: numpy's float32 sum of the four, in order, over four */
+        float mx = q[0], my = q[1];
+        for (int i = 1; i < 4; i++) {
+            mx += q[2 * i];
+            my += q[2 * i + 1];
+        }
+        mx /= 4.0f;
+        my /= 4.0f;
+        for (int i = 0; i < 4; i++) {
+            const float px = q[2 * i], py = q[2 * i + 1];
+            const float dx = q[2 * ((i + 1) % 4)] - px, dy = q[2 * ((i + 1) % 4) + 1] - py;
+            float length = hypotf(dy, -dx);
+            if (length < 1e-6f) length = 1e-6f;  /* (NaN stays NaN, as np.maximum keeps it) */
+            float nx = dy / length, ny = -dx / length;
+            const float ox = (px + dx / 2.0f) - mx, oy = (py + dy / 2.0f) - my;
+            if (ox * nx + oy * ny < 0.0f) {
+                nx = -nx;
+                ny = -ny;
+            }
+            nx *= reach;
+            ny *= reach;
+            float step[3];
+            for (int j = 0; j < 3; j++) {
+                const float sx = px + dx * along[j], sy = py + dy * along[j];
+                const Py_ssize_t xi = pixel_index(sx - nx, cols - 1);
+                const Py_ssize_t yi = pixel_index(sy - ny, rows - 1);
+                const Py_ssize_t xo = pixel_index(sx + nx, cols - 1);
+                const Py_ssize_t yo = pixel_index(sy + ny, rows - 1);
+                step[j] = (float)grey[yi * cols + xi] - (float)grey[yo * cols + xo];
+            }
+            /* the middle of the three (whole numbers: no NaN among them) */
+            const float lo = fminf(step[0], step[1]), hi = fmaxf(step[0], step[1]);
+            const float middle = fmaxf(lo, fminf(hi, step[2]));
+            if (middle < least) least = middle;
+        }
+    }
+    release_all(views, 2);
+    return PyFloat_FromDouble((double)least);
 }
 
 /* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
@@ -1474,6 +1556,9 @@ static PyMethodDef methods[] = {
      "ink_span(mask, rows, cols, y): columns from the first ink of row y to its last"},
     {"pad_levels", (PyCFunction)(void (*)(void))pad_levels, METH_FASTCALL,
      "pad_levels(mask, rows, cols, pad, out): a glyph mask padded, its levels as float32"},
+    {"side_steps", (PyCFunction)(void (*)(void))side_steps, METH_FASTCALL,
+     "side_steps(grey, rows, cols, quads, n, reach): the least step down from the quads' "
+     "paper to what lies beside them"},
     {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"},

@@ -581,6 +581,55 @@ def test_class_scores_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
     assert np.isnan(mine[-2][3, :3]).all() and np.isnan(mine[-1][3]).all()
 
 
+def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The least step down from the cards' paper to what lies beside them
+    (``detect._least_step``, asked where left-over paper may be the table's lighter part)
+    through the kernel (side_steps): the sources' number to the bit -- for the card quads of
+    drawn frames on their own smoothed picture, and for random quads on random pictures of
+    every size: card-like, a pixel or two across, all in one place, far outside the picture
+    (past what an int32 holds), on half pixels (where rounding ties go to even), nearly
+    flat; reaches of one to seven pixels."""
+    from vision.synth import SynthConfig, random_frame
+
+    _kernels()
+    rng = np.random.default_rng(31)
+    cases: list[tuple[np.ndarray, list[np.ndarray], float]] = []
+    for seed in (1000, 1004, 1020):
+        grey = cv2.cvtColor(random_frame(seed, 12, 0, SynthConfig()).image, cv2.COLOR_BGR2GRAY)
+        blur = cv2.GaussianBlur(cv2.resize(grey, (800, 450), interpolation=cv2.INTER_AREA),
+                                (5, 5), 0)
+        quads = detect.detect_quads(cv2.cvtColor(blur, cv2.COLOR_GRAY2BGR),
+                                    pipeline.RecognizerConfig())
+        assert len(quads) >= 3
+        cases.append((blur, quads, 3.0))
+    for i in range(3000):
+        h, w = (int(v) for v in rng.integers(1, 300, 2))
+        n = int(rng.integers(1, 14))
+        kind = i % 6
+        if kind == 0:  # card-like, some partly outside
+            c = rng.uniform(-20, max(w, h) + 20, (n, 1, 2))
+            q = c + rng.normal(0, 40, (n, 4, 2))
+        elif kind == 1:  # a pixel or two across
+            q = rng.uniform(0, 4, (n, 1, 2)) + rng.uniform(0, 2, (n, 4, 2))
+        elif kind == 2:  # every corner in one place: sides of no length
+            q = np.repeat(rng.uniform(0, max(w, h), (n, 1, 2)), 4, axis=1)
+        elif kind == 3:  # far outside the picture, past int32
+            q = rng.uniform(-3e9, 3e9, (n, 4, 2))
+        elif kind == 4:  # on half pixels
+            q = rng.integers(-5, 2 * max(w, h) + 5, (n, 4, 2)) / 2
+        else:  # nearly flat
+            a, d = rng.uniform(0, max(w, h), (n, 1, 2)), rng.normal(0, 1, (n, 1, 2))
+            q = a + d * rng.uniform(0, 50, (n, 4, 1)) + rng.normal(0, 1e-3, (n, 4, 2))
+        img = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        cases.append((img, list(q.astype(np.float32)), float(rng.choice([1.0, 2.5, 3.0, 7.3]))))
+    mine = [detect._least_step(img, quads, reach) for img, quads, reach in cases]
+    monkeypatch.setattr(detect, "_KERNELS", None)
+    with np.errstate(invalid="ignore"):  # (numpy's cast of a value past int32)
+        theirs = [detect._least_step(img, quads, reach) for img, quads, reach in cases]
+    assert mine == theirs
+    assert len(set(mine)) > 100 and min(mine[:3]) > 20  # (the cards: paper above the table)
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -701,6 +750,13 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     assert (scores == 7.0).all()
     k.class_best(sims, asked, aspects, 0.3, starts, classes, scores)
     assert (scores[:, [0, 2]] == 7.0).all() and (scores[:, [1, 3]] == 0.0).all()
+    quads = np.zeros((2, 4, 2), np.float32)
+    with pytest.raises(ValueError, match="side_steps"):  # 3 quads said, 2 given
+        k.side_steps(grey, 10, 10, quads, 3, 3.0)
+    with pytest.raises(ValueError, match="side_steps"):
+        k.side_steps(grey, 10, 11, quads, 2, 3.0)
+    with pytest.raises(ValueError, match="side_steps"):  # no quad
+        k.side_steps(grey, 10, 10, quads[:0].copy(), 0, 3.0)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
