@@ -1,4 +1,4 @@
-/* The card reader's C kernels: sixteen loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: seventeen loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
  * slow pass each, done in one (see vision/native.py, which loads them with the compiled
  * modules, and scripts/build_native.py, which builds them).
@@ -50,6 +50,9 @@
  *   side_steps -- vision.detect._least_step: the step down from the cards' paper to what
  *                lies beside each side, float32 step by step (the sides' normals over
  *                hypotf, the places rounded half to even as np.round rounds them)
+ *   snap_sides -- vision.neighbours.snap_sides: a quad's sides moved onto the edges near
+ *                them (the medians of the profiles across each half side, their steps and
+ *                valleys weighed, the lines met at the corners), float32 step by step
  * Arrays come in as C-contiguous buffers; their shapes are checked against the sizes
  * given, a mismatch is a ValueError.
  */
@@ -508,6 +511,151 @@ static PyObject *side_steps(PyObject *self, PyObject *const *args, Py_ssize_t na
     }
     release_all(views, 2);
     return PyFloat_FromDouble((double)least);
+}
+
+/* the grey level at (x, y) (float32 pixels, rounded half to even as np.rint rounds, a value
+ * no int32 holds taken as the least int32), 0 outside the picture: neighbours._sample */
+static float sample_at(const uint8_t *grey, Py_ssize_t rows, Py_ssize_t cols, float x, float y) {
+    const float rx = rintf(x), ry = rintf(y);
+    const int32_t xi = (rx >= -2147483648.0f && rx <= 2147483520.0f) ? (int32_t)rx : INT32_MIN;
+    const int32_t yi = (ry >= -2147483648.0f && ry <= 2147483520.0f) ? (int32_t)ry : INT32_MIN;
+    if (xi < 0 || yi < 0 || xi >= cols || yi >= rows) return 0.0f;
+    return (float)grey[(Py_ssize_t)yi * cols + xi];
+}
+
+/* snap_sides(grey, rows, cols, quad, reach, contrast, spans, t1, t2, out) -> bool
+ * vision.neighbours.snap_sides of the quad (float32, 4 x 2) on ``grey`` (uint8, rows x
+ * cols): each half of each side (the six places of ``spans``, float32 2 x 6, along it)
+ * moved onto the strongest edge within ``reach`` px along the side's outward normal, the
+ * median over the six places of each offset's profile weighed as _edge_offsets weighs
+ * it; the lines through the halves' middles (``t1``, ``t2``: the spans' means), or the
+ * side moved as a whole where a half finds no edge, met at the corners (_line_corners),
+ * written to ``out`` (float32, 4 x 2); False where two lines are parallel (the quad
+ * stays as it was).  Float32 step by step as numpy computes it; the side's normal turned
+ * outwards by the exact sign of its dot product with the centre less the side's start
+ * (as the sources work it out: the products of float32 numbers in doubles, summed). */
+static PyObject *snap_sides(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 10, "snap_sides(grey, rows, cols, quad, reach, contrast, spans, t1, t2, "
+               "out)", args, 1, &rows, &cols) < 0)
+        return NULL;
+    const long reach = PyLong_AsLong(args[4]);
+    const double contrast = PyFloat_AsDouble(args[5]);
+    const double t1 = PyFloat_AsDouble(args[7]), t2 = PyFloat_AsDouble(args[8]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[4];
+    PyObject *const arrays[4] = {args[0], args[3], args[6], args[9]};
+    static const int writable[4] = {0, 0, 0, 1};
+    if (take_all(arrays, views, writable, 4) < 0) return NULL;
+    if (rows < 0 || cols < 0 || views[0].len != rows * cols || views[1].len != 32
+            || views[2].len != 48 || views[3].len != 32 || reach < 0 || reach > 1000) {
+        release_all(views, 4);
+        return wrong_size("snap_sides");
+    }
+    const uint8_t *grey = (const uint8_t *)views[0].buf;
+    const float *q = (const float *)views[1].buf;
+    const float *spans = (const float *)views[2].buf;
+    float *out = (float *)views[3].buf;
+    const int n_off = (int)(2 * reach + 5), n_k = (int)(2 * reach + 1);
+    float prof[2005];
+    /* q.mean(axis=0): the corners summed in order, over four */
+    float cx = q[0], cy = q[1];
+    for (int i = 1; i < 4; i++) {
+        cx += q[2 * i];
+        cy += q[2 * i + 1];
+    }
+    cx /= 4.0f;
+    cy /= 4.0f;
+    const float penalty = (float)(0.25 * contrast);  /* 0.25 * min_contrast, as float32 */
+    const float per = (float)(reach > 1 ? reach : 1);
+    const float ft1 = (float)t1, ft2 = (float)t2, dt = (float)(t2 - t1);
+    float lp[4][2], ld[4][2];  /* each side's line: a point and a direction */
+    for (int i = 0; i < 4; i++) {
+        const float px = q[2 * i], py = q[2 * i + 1];
+        const float dx = q[2 * ((i + 1) % 4)] - px, dy = q[2 * ((i + 1) % 4) + 1] - py;
+        const float h = hypotf(dx, dy);
+        const float div = (float)((double)h > 1e-6 ? (double)h : 1e-6);
+        float nx = dy / div, ny = -dx / div;
+        const float ax = cx - px, ay = cy - py;
+        if ((double)ax * (double)nx + (double)ay * (double)ny > 0.0) {
+            nx = -nx;
+            ny = -ny;
+        }
+        double found[2];
+        int has[2];
+        for (int half = 0; half < 2; half++) {
+            const float *span = spans + 6 * half;
+            for (int o = 0; o < n_off; o++) {
+                const float off = (float)(o - reach - 2);
+                float v[6];
+                for (int j = 0; j < 6; j++) {
+                    const float bx = px + dx * span[j], by = py + dy * span[j];
+                    v[j] = sample_at(grey, rows, cols, bx + off * nx, by + off * ny);
+                }
+                /* the median of six: the mean of the middle two (sorted by insertion) */
+                for (int a = 1; a < 6; a++) {
+                    const float x = v[a];
+                    int b = a - 1;
+                    while (b >= 0 && v[b] > x) {
+                        v[b + 1] = v[b];
+                        b--;
+                    }
+                    v[b + 1] = x;
+                }
+                prof[o] = (v[2] + v[3]) / 2.0f;
+            }
+            int best = 0;
+            float best_score = 0.0f, peak = 0.0f;
+            for (int j = 0; j < n_k; j++) {
+                const float step = (prof[j] - prof[j + 4]) / 2.0f;
+                const float valley = (prof[j] + prof[j + 4]) / 2.0f - prof[j + 2];
+                const float strength = step >= valley ? step : valley;
+                const float k = (float)(j - reach);
+                const float score = strength - (penalty * fabsf(k)) / per;
+                if (j == 0 || score > best_score) {
+                    best = j;
+                    best_score = score;
+                    peak = strength;
+                }
+            }
+            has[half] = (double)peak >= contrast;
+            found[half] = (double)(best - reach);
+        }
+        if (!has[0] || !has[1]) {
+            const float off = has[0] ? (float)found[0] : (has[1] ? (float)found[1] : 0.0f);
+            lp[i][0] = px + off * nx;
+            lp[i][1] = py + off * ny;
+            ld[i][0] = dx;
+            ld[i][1] = dy;
+            continue;
+        }
+        const float o1 = (float)found[0], o2 = (float)found[1];
+        const float a1x = (px + dx * ft1) + o1 * nx, a1y = (py + dy * ft1) + o1 * ny;
+        const float a2x = (px + dx * ft2) + o2 * nx, a2y = (py + dy * ft2) + o2 * ny;
+        lp[i][0] = a1x;
+        lp[i][1] = a1y;
+        ld[i][0] = (a2x - a1x) / dt;
+        ld[i][1] = (a2y - a1y) / dt;
+    }
+    /* each corner where the line before meets its own: _line_corners */
+    float corners[8];
+    int met = 1;
+    for (int i = 0; i < 4 && met; i++) {
+        const int b = (i + 3) % 4;
+        const float den = ld[b][0] * ld[i][1] - ld[b][1] * ld[i][0];
+        if (fabs((double)den) < 1e-6) {
+            met = 0;
+            break;
+        }
+        const float num = (lp[i][0] - lp[b][0]) * ld[i][1] - (lp[i][1] - lp[b][1]) * ld[i][0];
+        const float t = (float)((double)num / (double)den);
+        corners[2 * i] = lp[b][0] + t * ld[b][0];
+        corners[2 * i + 1] = lp[b][1] + t * ld[b][1];
+    }
+    if (met) memcpy(out, corners, sizeof(corners));
+    release_all(views, 4);
+    return PyBool_FromLong(met);
 }
 
 /* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
@@ -1559,6 +1707,9 @@ static PyMethodDef methods[] = {
     {"side_steps", (PyCFunction)(void (*)(void))side_steps, METH_FASTCALL,
      "side_steps(grey, rows, cols, quads, n, reach): the least step down from the quads' "
      "paper to what lies beside them"},
+    {"snap_sides", (PyCFunction)(void (*)(void))snap_sides, METH_FASTCALL,
+     "snap_sides(grey, rows, cols, quad, reach, contrast, spans, t1, t2, out): a quad's "
+     "sides moved onto the edges near them"},
     {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"},

@@ -22,11 +22,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detect import median, order_clockwise, outward_normals, quad_area, turn_quad
+from vision.native import kernels
 
 if TYPE_CHECKING:
     from vision.pipeline import CardReading, RecognizerConfig
 
 __all__ = ["card_round_print", "keep_read_guesses", "neighbour_quads", "snap_sides"]
+
+_KERNELS = kernels()  # the C kernels, with the compiled reader (see vision/native.py)
 
 # points along each side of a proposed quad where its border is sampled (fractions)
 _BORDER_T = np.linspace(0.15, 0.85, 7)
@@ -36,6 +39,10 @@ _INK_GRID = np.stack(
 ).reshape(-1, 2).astype(np.float32)
 # ... and along a side where its edge line is looked for
 _EDGE_T = np.linspace(0.2, 0.8, 13, dtype=np.float32)
+# ... its two halves (the first and the last six points), and where along the side each
+# half's middle lies (the C kernel is given these as numpy makes them)
+_EDGE_HALVES = np.ascontiguousarray(np.stack([_EDGE_T[:6], _EDGE_T[-6:]]))
+_EDGE_MIDDLES = (float(_EDGE_T[:6].mean()), float(_EDGE_T[-6:].mean()))
 # where along each side of a printed frame card_round_print looks out for the card's edge
 # (an odd count: see there)
 _PRINT_T = np.linspace(0.2, 0.8, 9, dtype=np.float32)
@@ -97,7 +104,7 @@ def _edge_offsets(img: np.ndarray, q: np.ndarray, normals: np.ndarray, reach: in
     """:func:`_edge_offset` of both halves (``_EDGE_T``'s first and last six points) of each
     side of ``q``, in one pass: per side, the offsets of its first and its second half."""
     offsets = np.arange(-reach - 2, reach + 3, dtype=np.float32)
-    spans = np.stack([_EDGE_T[:6], _EDGE_T[-6:]])  # 2 x 6
+    spans = _EDGE_HALVES  # 2 x 6
     ends = np.concatenate([q[1:], q[:1]])
     # sides x halves x points, then x offsets: the same float32 sums as one by one
     base = q[:, None, None, :] + (ends - q)[:, None, None, :] * spans[None, :, :, None]
@@ -118,14 +125,28 @@ def _edge_offsets(img: np.ndarray, q: np.ndarray, normals: np.ndarray, reach: in
 def snap_sides(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) -> np.ndarray:
     """The quad with each side moved onto the edge found near it, each half of the side on
     its own (so that a side predicted a little askew turns onto the edge); corners are
-    the intersections of the lines through the sides."""
+    the intersections of the lines through the sides.  With the compiled reader, the C
+    kernel ``snap_sides`` does it all in one pass (a float32 quad on a grey picture): the
+    same float32 numbers."""
+    if (_KERNELS is not None and q.dtype == np.float32 and q.shape == (4, 2)
+            and img.dtype == np.uint8 and img.ndim == 2 and 0 <= reach <= 1000):
+        out = np.empty((4, 2), np.float32)
+        h, w = img.shape
+        if _KERNELS.snap_sides(np.ascontiguousarray(img), h, w, np.ascontiguousarray(q), reach,
+                               float(min_contrast), _EDGE_HALVES, _EDGE_MIDDLES[0],
+                               _EDGE_MIDDLES[1], out):
+            return out
+        return q
     centre = q.mean(axis=0)
     normals = []
     for i in range(4):
         p, r = q[i], q[(i + 1) % 4]
         d = r - p
         n = np.array([d[1], -d[0]], np.float32) / max(1e-6, float(np.hypot(*d)))
-        if float(np.dot(centre - p, n)) > 0:
+        # (its sign exactly, from the float32 numbers: products of two are exact in
+        # Python's floats, and their sum is rounded once)
+        a = centre - p
+        if float(a[0]) * float(n[0]) + float(a[1]) * float(n[1]) > 0:
             n = -n  # outwards
         normals.append(n)
     found = _edge_offsets(img, q, np.stack(normals), reach, min_contrast)
@@ -137,7 +158,7 @@ def snap_sides(img: np.ndarray, q: np.ndarray, reach: int, min_contrast: float) 
             off = o1 if o1 is not None else (o2 if o2 is not None else 0.0)
             lines.append((p + off * n, d))
             continue
-        t1, t2 = float(_EDGE_T[:6].mean()), float(_EDGE_T[-6:].mean())
+        t1, t2 = _EDGE_MIDDLES
         a1, a2 = p + d * t1 + o1 * n, p + d * t2 + o2 * n
         lines.append((a1, (a2 - a1) / (t2 - t1)))
     corners = _line_corners(lines)

@@ -630,6 +630,76 @@ def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(set(mine)) > 100 and min(mine[:3]) > 20  # (the cards: paper above the table)
 
 
+def test_snapped_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quad's sides moved onto the edges near them (``neighbours.snap_sides``: a card
+    found by an outline of edges or a closed mask, a card guessed beside another) through
+    the kernel (snap_sides): the sources' float32 corners to the bit -- for the cards of
+    drawn frames, each quad shifted and turned a little off its card, on their smoothed
+    picture; and for random quads on random pictures of paper on a table and of noise:
+    card-like, crossed, on half pixels, far outside, a pixel or two across (corners in
+    one place, lines that never meet); reaches of none to eleven pixels, contrasts of none
+    to 30 levels."""
+    from vision import neighbours
+    from vision.synth import SynthConfig, random_frame
+
+    _kernels()
+    rng = np.random.default_rng(37)
+    cases: list[tuple[np.ndarray, np.ndarray, int, float]] = []
+    for seed in (1000, 1004, 1020):
+        grey = cv2.cvtColor(random_frame(seed, 12, 0, SynthConfig()).image, cv2.COLOR_BGR2GRAY)
+        blur = cv2.GaussianBlur(cv2.resize(grey, (800, 450), interpolation=cv2.INTER_AREA),
+                                (5, 5), 0)
+        for q in detect.detect_quads(cv2.cvtColor(blur, cv2.COLOR_GRAY2BGR),
+                                     pipeline.RecognizerConfig()):
+            for _ in range(4):
+                turn = rng.normal(0, 0.03)
+                rot = np.array([[math.cos(turn), -math.sin(turn)],
+                                [math.sin(turn), math.cos(turn)]])
+                c = q.mean(axis=0)
+                moved = (q - c) @ rot.T + c + rng.normal(0, 3, 2)
+                cases.append((blur, moved.astype(np.float32), int(rng.integers(2, 8)), 4.0))
+    assert len(cases) >= 100
+    for i in range(6000):
+        h, w = (int(v) for v in rng.integers(8, 300, 2))
+        img = rng.integers(0, 60, (h, w)).astype(np.uint8)
+        for _ in range(int(rng.integers(0, 4))):
+            x0, y0 = int(rng.integers(0, w)), int(rng.integers(0, h))
+            img[y0:y0 + int(rng.integers(5, 150)), x0:x0 + int(rng.integers(5, 150))] = (
+                rng.integers(120, 256))
+        if i % 7 == 0:
+            img = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        c = rng.uniform(0, max(w, h), 2)
+        kind = i % 6
+        if kind == 0:  # card-like
+            turn = rng.uniform(0, 2 * math.pi)
+            rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+            corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * rng.uniform(5, 150, 2) / 2
+            q = c + corners @ rot.T + rng.normal(0, 2, (4, 2))
+        elif kind == 1:  # any four points, crossed ones too
+            q = c + rng.normal(0, 30, (4, 2))
+        elif kind == 2:  # on half pixels
+            q = c + rng.integers(-40, 40, (4, 2)) / 2
+        elif kind == 3:  # far outside
+            q = rng.uniform(-1e5, 1e5, (4, 2))
+        elif kind == 4:  # a pixel or two across
+            q = c + rng.normal(0, 1, (4, 2)) * rng.uniform(0, 3)
+        else:  # every corner in one place
+            q = np.repeat(c[None], 4, axis=0)
+        cases.append((img, q.astype(np.float32), int(rng.integers(0, 12)),
+                      float(rng.choice([0.0, 2.5, 4.0, 8.0, 30.0]))))
+    mine = [neighbours.snap_sides(img, q, reach, contrast) for img, q, reach, contrast in cases]
+    monkeypatch.setattr(neighbours, "_KERNELS", None)
+    with np.errstate(all="ignore"):  # (numpy's casts of values past int32, lines apart)
+        theirs = [neighbours.snap_sides(img, q, reach, contrast)
+                  for img, q, reach, contrast in cases]
+    moved = kept = 0
+    for a, b, (_, q, _, _) in zip(mine, theirs, cases, strict=True):
+        assert a.dtype == b.dtype == np.float32 and np.array_equal(_bits(a), _bits(b))
+        moved += int(not np.array_equal(a, q))
+        kept += int(a is q and b is q)  # (lines that never meet: the quad as it was)
+    assert moved > 3000 and kept >= 1000
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -757,6 +827,18 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.side_steps(grey, 10, 11, quads, 2, 3.0)
     with pytest.raises(ValueError, match="side_steps"):  # no quad
         k.side_steps(grey, 10, 10, quads[:0].copy(), 0, 3.0)
+    corners = np.full((4, 2), 7.0, np.float32)
+    halves = np.zeros((2, 6), np.float32)
+    with pytest.raises(ValueError, match="snap_sides"):  # a quad of three corners
+        k.snap_sides(grey, 10, 10, quads[0, :3].copy(), 3, 4.0, halves, 0.3, 0.7, corners)
+    with pytest.raises(ValueError, match="snap_sides"):
+        k.snap_sides(grey, 9, 10, quads[0].copy(), 3, 4.0, halves, 0.3, 0.7, corners)
+    with pytest.raises(ValueError, match="snap_sides"):  # five places a half
+        k.snap_sides(grey, 10, 10, quads[0].copy(), 3, 4.0, halves[:, :5].copy(), 0.3, 0.7,
+                     corners)
+    with pytest.raises(ValueError, match="snap_sides"):  # no reach below none
+        k.snap_sides(grey, 10, 10, quads[0].copy(), -1, 4.0, halves, 0.3, 0.7, corners)
+    assert (corners == 7.0).all()
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
