@@ -588,7 +588,8 @@ def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn frames on their own smoothed picture, and for random quads on random pictures of
     every size: card-like, a pixel or two across, all in one place, far outside the picture
     (past what an int32 holds), on half pixels (where rounding ties go to even), nearly
-    flat; reaches of one to seven pixels."""
+    flat, a segment traced there and back (the middle of a side on the mean corner: a
+    normal neither in nor out); reaches of one to seven pixels."""
     from vision.synth import SynthConfig, random_frame
 
     _kernels()
@@ -605,7 +606,7 @@ def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     for i in range(3000):
         h, w = (int(v) for v in rng.integers(1, 300, 2))
         n = int(rng.integers(1, 14))
-        kind = i % 6
+        kind = i % 7
         if kind == 0:  # card-like, some partly outside
             c = rng.uniform(-20, max(w, h) + 20, (n, 1, 2))
             q = c + rng.normal(0, 40, (n, 4, 2))
@@ -617,9 +618,12 @@ def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
             q = rng.uniform(-3e9, 3e9, (n, 4, 2))
         elif kind == 4:  # on half pixels
             q = rng.integers(-5, 2 * max(w, h) + 5, (n, 4, 2)) / 2
-        else:  # nearly flat
+        elif kind == 5:  # nearly flat
             a, d = rng.uniform(0, max(w, h), (n, 1, 2)), rng.normal(0, 1, (n, 1, 2))
             q = a + d * rng.uniform(0, 50, (n, 4, 1)) + rng.normal(0, 1e-3, (n, 4, 2))
+        else:  # there and back: corners a, b, b, a (whole pixels)
+            a, b = (rng.integers(0, max(w, h), (n, 1, 2)) for _ in range(2))
+            q = np.concatenate([a, b, b, a], axis=1)
         img = rng.integers(0, 256, (h, w), dtype=np.uint8)
         cases.append((img, list(q.astype(np.float32)), float(rng.choice([1.0, 2.5, 3.0, 7.3]))))
     mine = [detect._least_step(img, quads, reach) for img, quads, reach in cases]
