@@ -640,9 +640,10 @@ def test_snapped_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     the kernel (snap_sides): the sources' float32 corners to the bit -- for the cards of
     drawn frames, each quad shifted and turned a little off its card, on their smoothed
     picture; and for random quads on random pictures of paper on a table and of noise:
-    card-like, crossed, on half pixels, far outside, a pixel or two across (corners in
-    one place, lines that never meet); reaches of none to eleven pixels, contrasts of none
-    to 30 levels."""
+    card-like, crossed, crossed with the centre on a side's line (which way is out, the
+    dot product's exact sign says), on half pixels, far outside, a pixel or two across
+    (corners in one place, lines that never meet); reaches of none to eleven pixels,
+    contrasts of none to 30 levels."""
     from vision import neighbours
     from vision.synth import SynthConfig, random_frame
 
@@ -673,7 +674,7 @@ def test_snapped_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
         if i % 7 == 0:
             img = rng.integers(0, 256, (h, w)).astype(np.uint8)
         c = rng.uniform(0, max(w, h), 2)
-        kind = i % 6
+        kind = i % 7
         if kind == 0:  # card-like
             turn = rng.uniform(0, 2 * math.pi)
             rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
@@ -687,8 +688,12 @@ def test_snapped_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
             q = rng.uniform(-1e5, 1e5, (4, 2))
         elif kind == 4:  # a pixel or two across
             q = c + rng.normal(0, 1, (4, 2)) * rng.uniform(0, 3)
-        else:  # every corner in one place
+        elif kind == 5:  # every corner in one place
             q = np.repeat(c[None], 4, axis=0)
+        else:  # crossed, the last two corners either side of a point on the first side
+            a, b, e = c + rng.normal(0, 20, 2), c + rng.normal(0, 20, 2), rng.normal(0, 5, 2)
+            m = a + (b - a) * rng.uniform(-2, 3)
+            q = np.stack([a, b, m + e, m - e])
         cases.append((img, q.astype(np.float32), int(rng.integers(0, 12)),
                       float(rng.choice([0.0, 2.5, 4.0, 8.0, 30.0]))))
     mine = [neighbours.snap_sides(img, q, reach, contrast) for img, q, reach, contrast in cases]
@@ -701,7 +706,7 @@ def test_snapped_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
         assert a.dtype == b.dtype == np.float32 and np.array_equal(_bits(a), _bits(b))
         moved += int(not np.array_equal(a, q))
         kept += int(a is q and b is q)  # (lines that never meet: the quad as it was)
-    assert moved > 3000 and kept >= 1000
+    assert moved > 3000 and kept >= 800
 
 
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
