@@ -588,8 +588,8 @@ def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn frames on their own smoothed picture, and for random quads on random pictures of
     every size: card-like, a pixel or two across, all in one place, far outside the picture
     (past what an int32 holds), on half pixels (where rounding ties go to even), nearly
-    flat, a segment traced there and back (the middle of a side on the mean corner: a
-    normal neither in nor out); reaches of one to seven pixels."""
+    flat, the middle of the first side on the mean corner (whole pixels: a normal neither
+    in nor out); reaches of one to seven pixels."""
     from vision.synth import SynthConfig, random_frame
 
     _kernels()
@@ -621,9 +621,9 @@ def test_side_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
         elif kind == 5:  # nearly flat
             a, d = rng.uniform(0, max(w, h), (n, 1, 2)), rng.normal(0, 1, (n, 1, 2))
             q = a + d * rng.uniform(0, 50, (n, 4, 1)) + rng.normal(0, 1e-3, (n, 4, 2))
-        else:  # there and back: corners a, b, b, a (whole pixels)
-            a, b = (rng.integers(0, max(w, h), (n, 1, 2)) for _ in range(2))
-            q = np.concatenate([a, b, b, a], axis=1)
+        else:  # corners a, b, c, a + b - c (whole pixels): the mean on a to b's middle
+            a, b, c = (rng.integers(0, max(w, h), (n, 1, 2)) for _ in range(3))
+            q = np.concatenate([a, b, c, a + b - c], axis=1)
         img = rng.integers(0, 256, (h, w), dtype=np.uint8)
         cases.append((img, list(q.astype(np.float32)), float(rng.choice([1.0, 2.5, 3.0, 7.3]))))
     mine = [detect._least_step(img, quads, reach) for img, quads, reach in cases]
