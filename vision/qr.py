@@ -146,24 +146,32 @@ def _order_corners(points: Sequence[Point], orientation: str | None) -> Corners:
     direction the code's top faces). The top-left corner is the polygon point lying furthest
     towards "code up + code left" from the centre.
     """
-    pts = np.asarray(points, dtype=np.float64)
+    # (in plain floats: four points, where numpy's calls cost some 0.1 ms a code)
+    pts = [(float(x), float(y)) for x, y in points]
     if len(pts) != 4:
         # Non-quadrilateral outlines (rare for QR) are replaced by their minimum-area box.
-        box = cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32)))
-        pts = np.asarray(box, dtype=np.float64)
-    centre = pts.mean(axis=0)
-    rel = pts - centre
+        box = cv2.boxPoints(cv2.minAreaRect(np.asarray(pts, dtype=np.float32)))
+        pts = [(float(x), float(y)) for x, y in box]
+    # the centre: the points summed in order, over four (as numpy's mean sums them)
+    cx = (((pts[0][0] + pts[1][0]) + pts[2][0]) + pts[3][0]) / 4
+    cy = (((pts[0][1] + pts[1][1]) + pts[2][1]) + pts[3][1]) / 4
+    rel = [(x - cx, y - cy) for x, y in pts]
     # Image y grows downwards, so increasing atan2 is clockwise on screen.
-    order = np.argsort(np.arctan2(rel[:, 1], rel[:, 0]))
-    pts, rel = pts[order], rel[order]
+    angles = [math.atan2(y, x) for x, y in rel]
+    order = sorted(range(4), key=angles.__getitem__)
+    if any(angles[order[k + 1]] - angles[order[k]] < 1e-9 for k in range(3)):
+        # two points at (nearly) one angle from the centre, a degenerate outline: put in
+        # numpy's order (its arctan2 may round otherwise, its sort order ties otherwise)
+        order = np.argsort(np.arctan2(*np.asarray(rel, np.float64)[:, ::-1].T)).tolist()
     up = {
         "UP": (0.0, -1.0), "RIGHT": (1.0, 0.0), "DOWN": (0.0, 1.0), "LEFT": (-1.0, 0.0)
     }.get(orientation or "UP", (0.0, -1.0))
     # "left" is "up" turned a quarter anticlockwise on screen.
-    tl_dir = np.array([up[0] + up[1], up[1] - up[0]])
-    start = int(np.argmax(rel @ tl_dir))
-    pts = np.roll(pts, -start, axis=0)
-    return tuple((float(x), float(y)) for x, y in pts)  # type: ignore[return-value]
+    tl_x, tl_y = up[0] + up[1], up[1] - up[0]
+    toward = [rel[i][0] * tl_x + rel[i][1] * tl_y for i in order]
+    start = toward.index(max(toward))
+    a, b, c, d = (pts[order[(start + k) % 4]] for k in range(4))
+    return (a, b, c, d)
 
 
 def _zbar_sparse(pyzbar: Any, gray: NDArray[Any], density: int) -> list[Any]:

@@ -352,3 +352,52 @@ def test_regions_the_other_masks_explain_need_no_finder_pass(
     assert left[0], "Otsu's mask left a region: the other masks were made"
     assert left[-1] == [] and reader.recognizer.frame_explained
     assert looked == [] and not result.codes
+
+
+def _numpys_corner_order(points: list[tuple[float, float]], orientation: str | None
+                         ) -> tuple[tuple[float, float], ...]:
+    """zbar's outline put clockwise from the code's top-left, as numpy puts it: sorted by
+    np.arctan2 from the mean point, rolled to the point furthest towards "up + left"."""
+    pts = np.asarray(points, np.float64)
+    if len(pts) != 4:
+        pts = np.asarray(cv2.boxPoints(cv2.minAreaRect(pts.astype(np.float32))), np.float64)
+    rel = pts - pts.mean(axis=0)
+    order = np.argsort(np.arctan2(rel[:, 1], rel[:, 0]))
+    pts, rel = pts[order], rel[order]
+    up = {"UP": (0.0, -1.0), "RIGHT": (1.0, 0.0), "DOWN": (0.0, 1.0),
+          "LEFT": (-1.0, 0.0)}[orientation or "UP"]
+    start = int(np.argmax(rel @ np.array([up[0] + up[1], up[1] - up[0]])))
+    return tuple((float(x), float(y)) for x, y in np.roll(pts, -start, axis=0))
+
+
+def test_code_corners_are_put_in_numpys_order() -> None:
+    """A decoded code's outline (zbar's points, in any order) comes out clockwise from the
+    code's top-left as zbar's orientation says, in plain floats: the order numpy's
+    arctan2, sort and argmax give -- for squares turned every way, any four points, points
+    on whole pixels, outlines of three or five points (their least box), and degenerate
+    ones whose points lie at one angle from the centre (where that order is numpy's
+    own)."""
+    from vision.qr import _order_corners
+
+    square = [(10.0, 10.0), (50.0, 10.0), (50.0, 50.0), (10.0, 50.0)]
+    assert _order_corners(square[::-1], "UP") == tuple(square)
+    assert _order_corners(square, "RIGHT") == tuple(square[1:] + square[:1])
+    assert _order_corners(square, "DOWN") == tuple(square[2:] + square[:2])
+    assert _order_corners(square, "LEFT") == tuple(square[3:] + square[:3])
+    rng = np.random.default_rng(41)
+    ties = 0
+    for i in range(20000):
+        n = 4 if i % 10 else int(rng.integers(3, 7))
+        c = rng.uniform(0, 1000, 2)
+        spread = (50.0, 30.0, 3.0)[i % 3]
+        pts = c + rng.normal(0, spread, (n, 2))
+        if i % 3:
+            pts = np.round(pts)  # (whole pixels, as zbar's: points at one angle happen)
+        points = [(float(x), float(y)) for x, y in pts]
+        orientation = [None, "UP", "LEFT", "DOWN", "RIGHT"][i % 5]
+        assert _order_corners(points, orientation) == _numpys_corner_order(points, orientation)
+        if n == 4:
+            rel = pts - pts.mean(axis=0)
+            angles = np.sort(np.arctan2(rel[:, 1], rel[:, 0]))
+            ties += int((np.diff(angles) < 1e-9).any())
+    assert ties > 50
