@@ -19,7 +19,7 @@ import ctypes
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -174,33 +174,83 @@ def _order_corners(points: Sequence[Point], orientation: str | None) -> Corners:
     return (a, b, c, d)
 
 
+class _Symbol(NamedTuple):
+    """What :func:`_decode_gray` reads of a symbol zbar decoded (as pyzbar's ``Decoded``
+    gives it)."""
+
+    data: bytes
+    polygon: list[Any]
+    rect: Any
+    orientation: str | None
+
+
+_QR_ONLY: tuple[tuple[int, int, int], ...] = ()
+
+
+def _qr_only(zb: Any) -> tuple[tuple[int, int, int], ...]:
+    """The settings that leave a zbar scanner reading QR codes alone, as whole numbers
+    (symbol, setting, value): every symbology pyzbar knows switched off in its order, but
+    QR codes on (worked out once, and set whole: going through pyzbar's enumerations costs
+    more than the calls)."""
+    global _QR_ONLY
+    if not _QR_ONLY:
+        enable = int(zb.ZBarConfig.CFG_ENABLE)
+        _QR_ONLY = tuple((int(symbol), enable, int(symbol == zb.ZBarSymbol.QRCODE))
+                         for symbol in zb.ZBarSymbol)
+    return _QR_ONLY
+
+
 def _zbar_sparse(pyzbar: Any, gray: NDArray[Any], density: int) -> list[Any]:
     """``pyzbar.decode`` for QR codes alone, zbar scanning every ``density``-th row and
     column of ``gray`` for finder patterns (pyzbar sets no scan density; its ctypes calls
     do it here).  Made for windows round finder patterns found, a little larger than the
     code: every 2nd line read all 233 codes of 233 such windows (drawn frames, QR cards
     on tables) in 0.41 ms against 0.72, the corners placed within a pixel or so alike.
-    Empty where zbar's bindings are not as expected."""
+    A new scanner each time (one kept would carry what it saw into the next scan: a
+    corner a pixel elsewhere, one window in a hundred), given the picture's own pixels
+    (no copy), the symbols read as pyzbar reads them: their text, the hull of their
+    points, its box and the orientation.  Empty where zbar's bindings are not as
+    expected."""
     try:
         from pyzbar import wrapper as zb
+        from pyzbar.locations import bounding_box, convex_hull
 
-        pixels, width, height = pyzbar._pixel_data(gray)
-        found: list[Any] = []
-        with pyzbar._image_scanner() as scanner:
-            for symbol in zb.ZBarSymbol:
-                zb.zbar_image_scanner_set_config(scanner, symbol, zb.ZBarConfig.CFG_ENABLE,
-                                                 int(symbol == zb.ZBarSymbol.QRCODE))
+        pixels = np.ascontiguousarray(gray if gray.ndim == 2 else gray[:, :, 0], np.uint8)
+        height, width = pixels.shape
+        scanner = zb.zbar_image_scanner_create()
+        if not scanner:
+            return []
+        try:
+            for symbol, config, value in _qr_only(zb):
+                zb.zbar_image_scanner_set_config(scanner, symbol, config, value)
             for axis in (zb.ZBarConfig.CFG_X_DENSITY, zb.ZBarConfig.CFG_Y_DENSITY):
-                zb.zbar_image_scanner_set_config(scanner, 0, axis, density)
-            with pyzbar._image() as image:
+                zb.zbar_image_scanner_set_config(scanner, 0, int(axis), density)
+            image = zb.zbar_image_create()
+            if not image:
+                return []
+            try:
                 zb.zbar_image_set_format(image, pyzbar._FOURCC["L800"])
                 zb.zbar_image_set_size(image, width, height)
-                zb.zbar_image_set_data(image, ctypes.cast(pixels, ctypes.c_void_p),
-                                       len(pixels), None)
+                zb.zbar_image_set_data(image, pixels.ctypes.data, pixels.size, None)
                 if zb.zbar_scan_image(scanner, image) < 0:
                     return []
-                found.extend(pyzbar._decode_symbols(pyzbar._symbols_for_image(image)))
-        return found
+                found: list[Any] = []
+                turned = zb.zbar_symbol_get_orientation
+                symbol = zb.zbar_image_first_symbol(image)
+                while symbol:
+                    data = ctypes.string_at(zb.zbar_symbol_get_data(symbol),
+                                            zb.zbar_symbol_get_data_length(symbol))
+                    polygon = convex_hull(
+                        (zb.zbar_symbol_get_loc_x(symbol, i), zb.zbar_symbol_get_loc_y(symbol, i))
+                        for i in range(zb.zbar_symbol_get_loc_size(symbol)))
+                    way = zb.ZBarOrientation(turned(symbol)).name if turned else None
+                    found.append(_Symbol(data, polygon, bounding_box(polygon), way))
+                    symbol = zb.zbar_symbol_next(symbol)
+                return found
+            finally:
+                zb.zbar_image_destroy(image)
+        finally:
+            zb.zbar_image_scanner_destroy(scanner)
     except (AttributeError, KeyError, TypeError, ValueError):
         return []
 

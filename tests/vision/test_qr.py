@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import Any
 
 import cv2
 import numpy as np
@@ -401,3 +402,59 @@ def test_code_corners_are_put_in_numpys_order() -> None:
             angles = np.sort(np.arctan2(rel[:, 1], rel[:, 0]))
             ties += int((np.diff(angles) < 1e-9).any())
     assert ties > 50
+
+
+def test_sparse_scans_read_codes_as_pyzbar_reads_them() -> None:
+    """zbar called straight (``_zbar_sparse``: a new scanner each time, set for QR codes
+    alone, the picture's own pixels) reads what ``pyzbar.decode`` reads, scanning every
+    line: the same texts, outlines, boxes and orientations -- in windows of drawn frames
+    with two codes, whole frames, halved ones, a view that skips rows and columns, a
+    colour frame (its first channel, as pyzbar takes it) and a picture too small to hold
+    a code."""
+    from pyzbar import pyzbar
+
+    from vision.qr import _zbar_sparse
+
+    rng = np.random.default_rng(43)
+    pictures: list[np.ndarray] = [np.zeros((5, 5), np.uint8)]
+    for seed in range(12):
+        frame = render_frame(["QH"], [f"budge:w-{seed}", f"event:e{seed}"], seed=seed).image
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        pictures += [grey, cv2.resize(grey, None, fx=0.5, fy=0.5), grey[::2, 1::3], frame]
+        for _ in range(4):
+            y = int(rng.integers(0, grey.shape[0] - 200))
+            x = int(rng.integers(0, grey.shape[1] - 200))
+            h, w = (int(v) for v in rng.integers(60, 200, 2))
+            pictures.append(grey[y:y + h, x:x + w])
+
+    def read(symbols: list[Any]) -> list[Any]:
+        return [(d.data, [tuple(p) for p in d.polygon], tuple(d.rect), d.orientation)
+                for d in symbols]
+
+    codes = 0
+    for pic in pictures:
+        theirs = read(pyzbar.decode(pic, symbols=[pyzbar.ZBarSymbol.QRCODE]))
+        assert read(_zbar_sparse(pyzbar, pic, 1)) == theirs
+        codes += len(theirs)
+    assert codes >= 40
+    # a shop's barcode beside a code: zbar reads both, the scan for QR codes the code alone
+    both = np.full((260, 520), 255, np.uint8)
+    both[20:240, 300:500] = cv2.resize(_symbol("budge:w-0", 6), (200, 220))
+    both[40:200, 20:250] = np.repeat(_ean13("4006381333931"), 2)[None] * 255
+    assert {d.data for d in pyzbar.decode(both)} == {b"4006381333931", b"budge:w-0"}
+    assert [d.data for d in _zbar_sparse(pyzbar, both, 1)] == [b"budge:w-0"]
+
+
+def _ean13(digits: str) -> np.ndarray:
+    """The bars of an EAN-13 barcode, one value a module (0 a bar, 1 a space) with ten
+    modules of quiet zone each side."""
+    left = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111",
+            "0111011", "0110111", "0001011"]
+    right = ["".join("1" if c == "0" else "0" for c in code) for code in left]
+    parity = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG",
+              "LGLGGL", "LGGLGL"][int(digits[0])]
+    bits = "101"
+    for d, p in zip(digits[1:7], parity, strict=True):
+        bits += left[int(d)] if p == "L" else right[int(d)][::-1]
+    bits += "01010" + "".join(right[int(d)] for d in digits[7:]) + "101"
+    return np.array([1] * 10 + [1 - int(b) for b in bits] + [1] * 10, np.uint8)
