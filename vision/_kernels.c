@@ -1,7 +1,7 @@
-/* The card reader's C kernels: seventeen loops over a corner patch's or a glyph's pixels, a
- * glyph's scores, or an outline's points, that numpy and OpenCV do in several calls or a
- * slow pass each, done in one (see vision/native.py, which loads them with the compiled
- * modules, and scripts/build_native.py, which builds them).
+/* The card reader's C kernels: eighteen loops over a corner patch's or a glyph's pixels, a
+ * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
+ * several calls or a slow pass each, done in one (see vision/native.py, which loads them
+ * with the compiled modules, and scripts/build_native.py, which builds them).
  *
  * Each gives exactly what the Python it stands for gives, to the bit, on any input
  * (tests/vision/test_kernels.py compares them):
@@ -50,6 +50,9 @@
  *   side_steps -- vision.detect._least_step: the step down from the cards' paper to what
  *                lies beside each side, float32 step by step (the sides' normals over
  *                hypotf, the places rounded half to even as np.round rounds them)
+ *   outline_off -- vision.detect._outline_covered's count of the places on a quad's outline
+ *                off a region's contour: OpenCV's pointPolygonTest distances (float32
+ *                differences, double products), the sides too far to matter passed over
  *   snap_sides -- vision.neighbours.snap_sides: a quad's sides moved onto the edges near
  *                them (the medians of the profiles across each half side, their steps and
  *                valleys weighed, the lines met at the corners), float32 step by step
@@ -58,6 +61,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -656,6 +660,87 @@ static PyObject *snap_sides(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (met) memcpy(out, corners, sizeof(corners));
     release_all(views, 4);
     return PyBool_FromLong(met);
+}
+
+/* outline_off(contour, n, points, m, tol, share, dists) -> int
+ * vision.detect._outline_covered's count: of the m points (float64, m x 2; each taken as
+ * float32, as OpenCV takes a Point2f), those farther than ``tol`` from the closed contour
+ * (int32, n x 2) by OpenCV's pointPolygonTest with measureDist (its distance to each
+ * side: float32 differences, double products, the least kept by the same cross-multiplied
+ * comparison, its square root), counted in order until fewer than ``share`` of the points
+ * are left near it (the count then).  A side whose box lies more than tol + 1 px from a
+ * point in x or in y is passed over for that point: it is farther than tol, and the
+ * least distance, where it is tol or less, is the same side's (to the bit).  Each
+ * point's distance so found goes to ``dists`` (float64, m): OpenCV's own where no side
+ * is passed over (a tol of infinity). */
+static PyObject *outline_off(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 7, "outline_off(contour, n, points, m, tol, share, dists)", args, 0,
+               NULL, NULL) < 0)
+        return NULL;
+    const Py_ssize_t n = PyLong_AsSsize_t(args[1]), m = PyLong_AsSsize_t(args[3]);
+    const double tol = PyFloat_AsDouble(args[4]), share = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[3];
+    PyObject *const arrays[3] = {args[0], args[2], args[6]};
+    static const int writable[3] = {0, 0, 1};
+    if (take_all(arrays, views, writable, 3) < 0) return NULL;
+    if (n < 0 || m < 0 || views[0].len != n * 8 || views[1].len != m * 16
+            || views[2].len != m * 8) {
+        release_all(views, 3);
+        return wrong_size("outline_off");
+    }
+    const int32_t *cnt = (const int32_t *)views[0].buf;
+    const double *pts = (const double *)views[1].buf;
+    double *dists = (double *)views[2].buf;
+    const double reach = tol + 1.0;
+    Py_ssize_t off = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        const float px = (float)pts[2 * k], py = (float)pts[2 * k + 1];
+        double dist;
+        if (n == 0) {
+            dist = DBL_MAX;  /* (OpenCV's -DBL_MAX for no contour) */
+        } else {
+            double min_num = FLT_MAX, min_denom = 1.0;
+            float vx = (float)cnt[2 * (n - 1)], vy = (float)cnt[2 * (n - 1) + 1];
+            for (Py_ssize_t i = 0; i < n; i++) {
+                const float v0x = vx, v0y = vy;
+                vx = (float)cnt[2 * i];
+                vy = (float)cnt[2 * i + 1];
+                if ((double)(v0x < vx ? v0x : vx) - px > reach
+                        || (double)px - (v0x < vx ? vx : v0x) > reach
+                        || (double)(v0y < vy ? v0y : vy) - py > reach
+                        || (double)py - (v0y < vy ? vy : v0y) > reach)
+                    continue;
+                const double dx = (double)(vx - v0x), dy = (double)(vy - v0y);
+                const double dx1 = (double)(px - v0x), dy1 = (double)(py - v0y);
+                const double dx2 = (double)(px - vx), dy2 = (double)(py - vy);
+                double num, denom = 1.0;
+                if (dx1 * dx + dy1 * dy <= 0) {
+                    num = dx1 * dx1 + dy1 * dy1;
+                } else if (dx2 * dx + dy2 * dy >= 0) {
+                    num = dx2 * dx2 + dy2 * dy2;
+                } else {
+                    num = dy1 * dx - dx1 * dy;
+                    num *= num;
+                    denom = dx * dx + dy * dy;
+                }
+                if (num * min_denom < min_num * denom) {
+                    min_num = num;
+                    min_denom = denom;
+                    if (min_num == 0) break;
+                }
+            }
+            dist = sqrt(min_num / min_denom);
+        }
+        dists[k] = dist;
+        if (dist > tol) {
+            off++;
+            if ((double)(m - off) / (double)m < share) break;
+        }
+    }
+    release_all(views, 3);
+    return PyLong_FromSsize_t(off);
 }
 
 /* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
@@ -1710,6 +1795,9 @@ static PyMethodDef methods[] = {
     {"snap_sides", (PyCFunction)(void (*)(void))snap_sides, METH_FASTCALL,
      "snap_sides(grey, rows, cols, quad, reach, contrast, spans, t1, t2, out): a quad's "
      "sides moved onto the edges near them"},
+    {"outline_off", (PyCFunction)(void (*)(void))outline_off, METH_FASTCALL,
+     "outline_off(contour, n, points, m, tol, share, dists): how many of the points lie "
+     "off the contour"},
     {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"},

@@ -709,6 +709,51 @@ def test_snapped_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     assert moved > 3000 and kept >= 800
 
 
+def test_outline_counts_are_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """How much of a quad's outline runs along a region's contour (``_outline_covered``,
+    asked of every outline that may be a card) through the kernel (outline_off): the same
+    answer as point by point with OpenCV's pointPolygonTest, for card outlines traced as
+    pixels (every pixel, or their corners only; bitten and grown by discs), quads on them
+    and off them by a third of a pixel to six, float32 and float64, tolerances of half a
+    pixel to four and shares of a half to all; and with no side passed over (a tolerance of
+    infinity) OpenCV's distances to the bit, for places on and off the contour, on whole
+    pixels and between them, inside it and outside."""
+    k = _kernels()
+    rng = np.random.default_rng(47)
+    answers: list[tuple[bool, bool]] = []
+    for i in range(1500):
+        img = np.zeros((300, 300), np.uint8)
+        turn = rng.uniform(0, math.pi)
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * rng.uniform(10, 120, 2) / 2
+        q = (rng.uniform(50, 250, 2) + corners @ rot.T).astype(np.float32)
+        cv2.fillPoly(img, [np.round(q).astype(np.int32)], 255)
+        if i % 3 == 0:
+            for _ in range(5):
+                centre = tuple(int(v) for v in rng.uniform(0, 300, 2))
+                cv2.circle(img, centre, int(rng.integers(2, 30)), int(rng.choice([0, 255])), -1)
+        found, _ = cv2.findContours(img, cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_NONE if i % 2 else cv2.CHAIN_APPROX_SIMPLE)
+        contour = max(found, key=len)
+        quad = (q + rng.normal(0, (0.3, 2.0, 6.0)[i % 3], (4, 2))).astype(
+            np.float32 if i % 4 else np.float64)
+        tol, share = float(rng.choice([0.5, 1.5, 2.0, 3.7])), float(rng.choice([0.5, 0.85, 1.0]))
+        mine = detect._outline_covered(contour, quad, tol, share)
+        with monkeypatch.context() as m:
+            m.setattr(detect, "_KERNELS", None)
+            answers.append((mine, detect._outline_covered(contour, quad, tol, share)))
+        places = rng.uniform(-20, 320, (16, 2))
+        places = np.concatenate([places, np.round(places), contour.reshape(-1, 2)[:8]])
+        places = np.ascontiguousarray(places, np.float64)
+        dists = np.empty(len(places))
+        k.outline_off(np.ascontiguousarray(contour), len(contour), places, len(places),
+                      math.inf, 0.0, dists)
+        want = [abs(cv2.pointPolygonTest(contour, (x, y), True)) for x, y in places.tolist()]
+        assert dists.tolist() == want
+    assert all(a == b for a, b in answers)
+    assert 300 < sum(a for a, _ in answers) < len(answers) - 300
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -848,6 +893,15 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     with pytest.raises(ValueError, match="snap_sides"):  # no reach below none
         k.snap_sides(grey, 10, 10, quads[0].copy(), -1, 4.0, halves, 0.3, 0.7, corners)
     assert (corners == 7.0).all()
+    contour = np.zeros((5, 1, 2), np.int32)
+    places, dists = np.zeros((4, 2)), np.full(4, 7.0)
+    with pytest.raises(ValueError, match="outline_off"):  # 6 contour points said, 5 given
+        k.outline_off(contour, 6, places, 4, 2.0, 0.9, dists)
+    with pytest.raises(ValueError, match="outline_off"):  # a distance for each place
+        k.outline_off(contour, 5, places, 4, 2.0, 0.9, dists[:3].copy())
+    with pytest.raises(ValueError, match="outline_off"):  # places of float64
+        k.outline_off(contour, 5, places.astype(np.float32), 4, 2.0, 0.9, dists)
+    assert (dists == 7.0).all()
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
