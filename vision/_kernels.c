@@ -1,4 +1,4 @@
-/* The card reader's C kernels: eighteen loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: nineteen loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
  * several calls or a slow pass each, done in one (see vision/native.py, which loads them
  * with the compiled modules, and scripts/build_native.py, which builds them).
@@ -53,6 +53,9 @@
  *   outline_off -- vision.detect._outline_covered's count of the places on a quad's outline
  *                off a region's contour: OpenCV's pointPolygonTest distances (float32
  *                differences, double products), the sides too far to matter passed over
+ *   order_corners -- vision.detect.order_clockwise: four corners clockwise on screen from
+ *                the top-left (the angles from their mean by the C library's atan2, as
+ *                Python's math module gives them)
  *   snap_sides -- vision.neighbours.snap_sides: a quad's sides moved onto the edges near
  *                them (the medians of the profiles across each half side, their steps and
  *                valleys weighed, the lines met at the corners), float32 step by step
@@ -741,6 +744,67 @@ static PyObject *outline_off(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     release_all(views, 3);
     return PyLong_FromSsize_t(off);
+}
+
+/* order_corners(quad, out) -> bool
+ * vision.detect.order_clockwise of four float32 points (4 x 2): sorted by the angle
+ * (atan2, in doubles) from their mean (the sum left to right, over four), equal angles in
+ * their order, then turned to start at the first of least x + y, written to ``out``;
+ * False, and ``out`` untouched, where a coordinate is not finite (the sources order
+ * those). */
+static PyObject *order_corners(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 2, "order_corners(quad, out)", args, 0, NULL, NULL) < 0) return NULL;
+    Py_buffer views[2];
+    PyObject *const arrays[2] = {args[0], args[1]};
+    static const int writable[2] = {0, 1};
+    if (take_all(arrays, views, writable, 2) < 0) return NULL;
+    if (views[0].len != 32 || views[1].len != 32) {
+        release_all(views, 2);
+        return wrong_size("order_corners");
+    }
+    const float *q = (const float *)views[0].buf;
+    double x[4], y[4], angle[4];
+    for (int i = 0; i < 4; i++) {
+        x[i] = q[2 * i];
+        y[i] = q[2 * i + 1];
+        if (!isfinite(x[i]) || !isfinite(y[i])) {
+            release_all(views, 2);
+            Py_RETURN_FALSE;
+        }
+    }
+    const double cx = (((x[0] + x[1]) + x[2]) + x[3]) / 4;
+    const double cy = (((y[0] + y[1]) + y[2]) + y[3]) / 4;
+    int order[4];
+    for (int i = 0; i < 4; i++) {
+        angle[i] = atan2(y[i] - cy, x[i] - cx);
+        /* insertion: stable, as Python's sort */
+        int j = i;
+        while (j > 0 && angle[order[j - 1]] > angle[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    int start = 0;
+    double least = x[order[0]] + y[order[0]];
+    for (int k = 1; k < 4; k++) {
+        const double sum = x[order[k]] + y[order[k]];
+        if (sum < least) {
+            least = sum;
+            start = k;
+        }
+    }
+    float *out = (float *)views[1].buf;
+    float corners[8];
+    for (int k = 0; k < 4; k++) {
+        const int i = order[(start + k) % 4];
+        corners[2 * k] = q[2 * i];
+        corners[2 * k + 1] = q[2 * i + 1];
+    }
+    memcpy(out, corners, sizeof(corners));
+    release_all(views, 2);
+    Py_RETURN_TRUE;
 }
 
 /* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
@@ -1798,6 +1862,8 @@ static PyMethodDef methods[] = {
     {"outline_off", (PyCFunction)(void (*)(void))outline_off, METH_FASTCALL,
      "outline_off(contour, n, points, m, tol, share, dists): how many of the points lie "
      "off the contour"},
+    {"order_corners", (PyCFunction)(void (*)(void))order_corners, METH_FASTCALL,
+     "order_corners(quad, out): four points clockwise from the top-left"},
     {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"},

@@ -53,8 +53,14 @@ def to_bgr(image: np.ndarray) -> np.ndarray | None:
 
 
 def order_clockwise(pts: np.ndarray) -> np.ndarray:
-    """Four points ordered clockwise on screen (y down), starting nearest the top-left."""
+    """Four points ordered clockwise on screen (y down), starting nearest the top-left.
+    With the compiled reader the C kernel ``order_corners`` orders them (the same angles,
+    the same order), where they are finite."""
     p = np.asarray(pts, np.float32).reshape(4, 2)
+    if _KERNELS is not None:
+        out = np.empty((4, 2), np.float32)
+        if _KERNELS.order_corners(np.ascontiguousarray(p), out):
+            return out
     xy = p.tolist()
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = xy
     cx = (x0 + x1 + x2 + x3) / 4

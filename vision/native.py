@@ -9,15 +9,16 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: eighteen loops over a
+Built with them is a small C extension, ``vision/_kernels.c``: nineteen loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
 its top, the labels of connected components, their statistics and a glyph's cut from
 them, the openings by a line, the dents in a suit glyph's sides), the glyph scores (each
 class's best less the aspect penalty), an outline's points (the lines fitted to a card's
-sides, how much of a quad's outline runs along them) or the cards' quads (the step down
-from their paper at their sides, their sides moved onto the edges near them) that numpy
-and OpenCV take several calls or a slow pass each for, giving the same numbers to the bit;
+sides, how much of a quad's outline runs along them) or the cards' quads (their corners
+put in order, the step down from their paper at their sides, their sides moved onto the
+edges near them) that numpy and OpenCV take several calls or a slow pass each for, giving
+the same numbers to the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
@@ -161,6 +162,8 @@ class Kernels(Protocol):
 
     def outline_off(self, contour: NDArray[np.int32], n: int, points: NDArray[np.float64],
                     m: int, tol: float, share: float, dists: NDArray[np.float64]) -> int: ...
+
+    def order_corners(self, quad: NDArray[np.float32], out: NDArray[np.float32]) -> bool: ...
 
     def class_best(self, sims: NDArray[np.float32], asked: NDArray[np.float32],
                    aspects: NDArray[np.float32], weight: float, starts: NDArray[np.int64],

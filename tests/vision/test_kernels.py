@@ -754,6 +754,43 @@ def test_outline_counts_are_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 300 < sum(a for a, _ in answers) < len(answers) - 300
 
 
+def test_corner_orders_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four corners clockwise from the top-left (``detect.order_clockwise``, some sixty
+    times a frame) through the kernel (order_corners): the sources' float32 array to the
+    bit -- for card-like quads, corners on whole pixels a pixel or two apart (equal angles,
+    equal sums), all four in one place, a ten-thousandth of a pixel apart, as far as
+    float32 reaches, given as float32 and as float64; and for corners not finite, which the
+    kernel leaves to the sources."""
+    k = _kernels()
+    rng = np.random.default_rng(53)
+    quads = []
+    for i in range(30000):
+        c = rng.uniform(-100, 1000, 2)
+        kind = i % 6
+        if kind == 0:
+            q = c + rng.normal(0, 60, (4, 2))
+        elif kind == 1:
+            q = np.round(c + rng.normal(0, 3, (4, 2)))
+        elif kind == 2:
+            q = np.round(c) + rng.integers(-2, 3, (4, 2))
+        elif kind == 3:
+            q = np.repeat(c[None], 4, axis=0)
+        elif kind == 4:
+            q = c + rng.normal(0, 1e-4, (4, 2))
+        else:
+            q = rng.uniform(-3e38, 3e38, (4, 2))
+        quads.append(q.astype(np.float64 if i % 2 else np.float32))
+    bad = [np.array([[0, 0], [np.nan, 1], [1, 1], [1, 0]], np.float32),
+           np.array([[0, 0], [np.inf, 1], [1, 1], [1, 0]], np.float32)]
+    mine = [detect.order_clockwise(q) for q in quads + bad]
+    monkeypatch.setattr(detect, "_KERNELS", None)
+    theirs = [detect.order_clockwise(q) for q in quads + bad]
+    for a, b in zip(mine, theirs, strict=True):
+        assert a.dtype == b.dtype == np.float32 and np.array_equal(_bits(a), _bits(b))
+    out = np.full((4, 2), 7.0, np.float32)
+    assert k.order_corners(bad[0], out) is False and (out == 7.0).all()
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -902,6 +939,10 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     with pytest.raises(ValueError, match="outline_off"):  # places of float64
         k.outline_off(contour, 5, places.astype(np.float32), 4, 2.0, 0.9, dists)
     assert (dists == 7.0).all()
+    with pytest.raises(ValueError, match="order_corners"):  # three corners
+        k.order_corners(np.zeros((3, 2), np.float32), np.zeros((4, 2), np.float32))
+    with pytest.raises(ValueError, match="order_corners"):  # float64
+        k.order_corners(np.zeros((4, 2)), np.zeros((4, 2), np.float32))
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
