@@ -1173,11 +1173,11 @@ def _filled_out(
     """A copy of ``mask`` (whose top-left pixel is ``at`` of the frame) with the polygons
     ``polys`` (frame pixels) filled with 0."""
     left = mask.copy()
-    shift = np.array(at, np.int32)
+    offset = (-at[0], -at[1])  # (OpenCV shifts the points itself: no array made a polygon)
     for poly in polys:
         # (one by one: polygons filled together leave where two overlap unfilled, and
         # a court's printed frame, a quad inside its card's, is among the quads)
-        cv2.fillPoly(left, [poly - shift], 0)
+        cv2.fillPoly(left, [poly], 0, offset=offset)
     return left
 
 
