@@ -1,4 +1,4 @@
-/* The card reader's C kernels: nineteen loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: twenty-one loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
  * several calls or a slow pass each, done in one (see vision/native.py, which loads them
  * with the compiled modules, and scripts/build_native.py, which builds them).
@@ -56,6 +56,9 @@
  *   order_corners -- vision.detect.order_clockwise: four corners clockwise on screen from
  *                the top-left (the angles from their mean by the C library's atan2, as
  *                Python's math module gives them)
+ *   quad_area, quad_sides -- vision.detect.quad_area and quad_sides of a float32 or
+ *                float64 quad (the shoelace sum in doubles left to right; hypotf or
+ *                hypot of the sides' differences)
  *   snap_sides -- vision.neighbours.snap_sides: a quad's sides moved onto the edges near
  *                them (the medians of the profiles across each half side, their steps and
  *                valleys weighed, the lines met at the corners), float32 step by step
@@ -805,6 +808,67 @@ static PyObject *order_corners(PyObject *self, PyObject *const *args, Py_ssize_t
     memcpy(out, corners, sizeof(corners));
     release_all(views, 2);
     Py_RETURN_TRUE;
+}
+
+/* a quad's four corners (4 x 2, float32 where ``wide`` is 0, else float64) as doubles */
+static int quad_corners(PyObject *object, int wide, const char *function, double *xy) {
+    Py_buffer view;
+    if (take(object, &view, 0) < 0) return -1;
+    if (view.len != (wide ? 64 : 32)) {
+        PyBuffer_Release(&view);
+        wrong_size(function);
+        return -1;
+    }
+    for (int i = 0; i < 8; i++)
+        xy[i] = wide ? ((const double *)view.buf)[i] : (double)((const float *)view.buf)[i];
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+/* quad_area(quad, wide) -> float
+ * vision.detect.quad_area: the signed area of the quad (float32 4 x 2, or float64 where
+ * ``wide``), its corners as Python's floats and the shoelace sum left to right. */
+static PyObject *quad_area(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 2, "quad_area(quad, wide)", args, 0, NULL, NULL) < 0) return NULL;
+    const int wide = PyObject_IsTrue(args[1]);
+    double q[8];
+    if (wide < 0 || quad_corners(args[0], wide, "quad_area", q) < 0) return NULL;
+    const double x0 = q[0], y0 = q[1], x1 = q[2], y1 = q[3], x2 = q[4], y2 = q[5];
+    const double x3 = q[6], y3 = q[7];
+    return PyFloat_FromDouble(0.5 * (x0 * y1 - x1 * y0 + x1 * y2 - x2 * y1 + x2 * y3 - x3 * y2
+                                     + x3 * y0 - x0 * y3));
+}
+
+/* quad_sides(quad, wide, out)
+ * vision.detect.quad_sides: the lengths of the quad's sides from corner 0 on, into ``out``
+ * (float64, 4): hypotf of the float32 differences (np.hypot of float32), or hypot of the
+ * float64 ones where ``wide``. */
+static PyObject *quad_sides(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 3, "quad_sides(quad, wide, out)", args, 0, NULL, NULL) < 0) return NULL;
+    const int wide = PyObject_IsTrue(args[1]);
+    double q[8];
+    if (wide < 0 || quad_corners(args[0], wide, "quad_sides", q) < 0) return NULL;
+    Py_buffer view;
+    if (take(args[2], &view, 1) < 0) return NULL;
+    if (view.len != 32) {
+        PyBuffer_Release(&view);
+        return wrong_size("quad_sides");
+    }
+    double *out = (double *)view.buf;
+    for (int i = 0; i < 4; i++) {
+        const int j = (i + 1) % 4;
+        if (wide) {
+            out[i] = hypot(q[2 * j] - q[2 * i], q[2 * j + 1] - q[2 * i + 1]);
+        } else {
+            const float dx = (float)q[2 * j] - (float)q[2 * i];
+            const float dy = (float)q[2 * j + 1] - (float)q[2 * i + 1];
+            out[i] = (double)hypotf(dx, dy);
+        }
+    }
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
 }
 
 /* numpy's float32 add.reduce of n values along a contiguous row: its pairwise summation
@@ -1864,6 +1928,10 @@ static PyMethodDef methods[] = {
      "off the contour"},
     {"order_corners", (PyCFunction)(void (*)(void))order_corners, METH_FASTCALL,
      "order_corners(quad, out): four points clockwise from the top-left"},
+    {"quad_area", (PyCFunction)(void (*)(void))quad_area, METH_FASTCALL,
+     "quad_area(quad, wide): a quad's signed area"},
+    {"quad_sides", (PyCFunction)(void (*)(void))quad_sides, METH_FASTCALL,
+     "quad_sides(quad, wide, out): the lengths of a quad's sides"},
     {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"},

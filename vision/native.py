@@ -9,16 +9,16 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: nineteen loops over a
+Built with them is a small C extension, ``vision/_kernels.c``: twenty-one loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
 its top, the labels of connected components, their statistics and a glyph's cut from
 them, the openings by a line, the dents in a suit glyph's sides), the glyph scores (each
 class's best less the aspect penalty), an outline's points (the lines fitted to a card's
 sides, how much of a quad's outline runs along them) or the cards' quads (their corners
-put in order, the step down from their paper at their sides, their sides moved onto the
-edges near them) that numpy and OpenCV take several calls or a slow pass each for, giving
-the same numbers to the bit;
+put in order, their areas and sides' lengths, the step down from their paper at their
+sides, their sides moved onto the edges near them) that numpy and OpenCV take several
+calls or a slow pass each for, giving the same numbers to the bit;
 the compiled modules call it (:func:`kernels`), the sources do that work themselves.
 
 The compiled modules are used only where they were built from exactly the sources beside
@@ -36,7 +36,7 @@ import os
 import sys
 import sysconfig
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     import numpy as np
@@ -164,6 +164,11 @@ class Kernels(Protocol):
                     m: int, tol: float, share: float, dists: NDArray[np.float64]) -> int: ...
 
     def order_corners(self, quad: NDArray[np.float32], out: NDArray[np.float32]) -> bool: ...
+
+    def quad_area(self, quad: NDArray[np.floating[Any]], wide: bool) -> float: ...
+
+    def quad_sides(self, quad: NDArray[np.floating[Any]], wide: bool,
+                   out: NDArray[np.float64]) -> None: ...
 
     def class_best(self, sims: NDArray[np.float32], asked: NDArray[np.float32],
                    aspects: NDArray[np.float32], weight: float, starts: NDArray[np.int64],

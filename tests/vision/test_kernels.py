@@ -791,6 +791,56 @@ def test_corner_orders_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     assert k.order_corners(bad[0], out) is False and (out == 7.0).all()
 
 
+def test_quad_areas_and_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quad's signed area and its sides' lengths (``detect.quad_area``, ``quad_sides``,
+    hundreds of times a frame) through the kernels (quad_area, quad_sides): the sources'
+    doubles to the bit, for float32 and float64 quads -- card-like, on whole pixels, all
+    four corners in one place, a thousandth of a pixel apart, as far as float32 reaches
+    (sides past it: infinite), NaN and infinite corners; quads of other kinds (whole
+    numbers, a view that skips corners) the sources measure as before."""
+    k = _kernels()
+    rng = np.random.default_rng(59)
+    quads: list[np.ndarray] = []
+    for i in range(20000):
+        c = rng.uniform(-100, 1000, 2)
+        kind = i % 5
+        if kind == 0:
+            q = c + rng.normal(0, 60, (4, 2))
+        elif kind == 1:
+            q = np.round(c + rng.normal(0, 3, (4, 2)))
+        elif kind == 2:
+            q = np.repeat(c[None], 4, axis=0)
+        elif kind == 3:
+            q = c + rng.normal(0, 1e-3, (4, 2))
+        else:
+            q = rng.uniform(-3e38, 3e38, (4, 2))
+        q = q.astype(np.float64 if i % 2 else np.float32)
+        if i % 500 == 3:
+            q[1, 0] = np.nan
+        if i % 500 == 5:
+            q[2, 1] = -np.inf
+        quads.append(q)
+    quads += [np.array([[0, 0], [5, 0], [5, 7], [0, 7]], np.int32),
+              np.arange(16, dtype=np.float32).reshape(8, 2)[::2]]
+    with np.errstate(all="ignore"):
+        mine = [(detect.quad_area(q), detect.quad_sides(q)) for q in quads]
+        monkeypatch.setattr(detect, "_KERNELS", None)
+        theirs = [(detect.quad_area(q), detect.quad_sides(q)) for q in quads]
+    for (a1, s1), (a2, s2) in zip(mine, theirs, strict=True):
+        assert a1 == a2 or (math.isnan(a1) and math.isnan(a2))
+        assert s1.dtype == s2.dtype == np.float64
+        assert np.array_equal(s1.view(np.uint64), s2.view(np.uint64))
+    assert mine[-2][0] == 35.0 and mine[-1][1].tolist() == theirs[-1][1].tolist()
+    out = np.full(4, 7.0)
+    with pytest.raises(ValueError, match="quad_sides"):  # float64 said, float32 given
+        k.quad_sides(quads[0], True, out)
+    with pytest.raises(ValueError, match="quad_area"):  # three corners
+        k.quad_area(quads[0][:3].copy(), False)
+    with pytest.raises(ValueError, match="quad_sides"):  # three lengths asked
+        k.quad_sides(quads[0], False, out[:3].copy())
+    assert (out == 7.0).all()
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
