@@ -754,17 +754,13 @@ def test_outline_counts_are_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
     assert 300 < sum(a for a, _ in answers) < len(answers) - 300
 
 
-def test_corner_orders_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four corners clockwise from the top-left (``detect.order_clockwise``, some sixty
-    times a frame) through the kernel (order_corners): the sources' float32 array to the
-    bit -- for card-like quads, corners on whole pixels a pixel or two apart (equal angles,
-    equal sums), all four in one place, a ten-thousandth of a pixel apart, as far as
-    float32 reaches, given as float32 and as float64; and for corners not finite, which the
-    kernel leaves to the sources."""
-    k = _kernels()
-    rng = np.random.default_rng(53)
+def _odd_quads(rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """Quads of every kind a kernel on four corners must take, float32 and float64 in
+    turn: card-like, on whole pixels a few apart, a pixel or two apart (equal angles, equal
+    sums), all four in one place, a ten-thousandth of a pixel apart, as far as float32
+    reaches."""
     quads = []
-    for i in range(30000):
+    for i in range(count):
         c = rng.uniform(-100, 1000, 2)
         kind = i % 6
         if kind == 0:
@@ -780,6 +776,16 @@ def test_corner_orders_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
         else:
             q = rng.uniform(-3e38, 3e38, (4, 2))
         quads.append(q.astype(np.float64 if i % 2 else np.float32))
+    return quads
+
+
+def test_corner_orders_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four corners clockwise from the top-left (``detect.order_clockwise``, some sixty
+    times a frame) through the kernel (order_corners): the sources' float32 array to the
+    bit -- for quads of every kind (``_odd_quads``: equal angles and equal sums among them),
+    and for corners not finite, which the kernel leaves to the sources."""
+    k = _kernels()
+    quads = _odd_quads(np.random.default_rng(53), 30000)
     bad = [np.array([[0, 0], [np.nan, 1], [1, 1], [1, 0]], np.float32),
            np.array([[0, 0], [np.inf, 1], [1, 1], [1, 0]], np.float32)]
     mine = [detect.order_clockwise(q) for q in quads + bad]
@@ -794,32 +800,14 @@ def test_corner_orders_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_quad_areas_and_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     """A quad's signed area and its sides' lengths (``detect.quad_area``, ``quad_sides``,
     hundreds of times a frame) through the kernels (quad_area, quad_sides): the sources'
-    doubles to the bit, for float32 and float64 quads -- card-like, on whole pixels, all
-    four corners in one place, a thousandth of a pixel apart, as far as float32 reaches
-    (sides past it: infinite), NaN and infinite corners; quads of other kinds (whole
-    numbers, a view that skips corners) the sources measure as before."""
+    doubles to the bit, for float32 and float64 quads of every kind (``_odd_quads``: as far
+    as float32 reaches, sides past it infinite), NaN and infinite corners; quads of other
+    kinds (whole numbers, a view that skips corners) the sources measure as before."""
     k = _kernels()
-    rng = np.random.default_rng(59)
-    quads: list[np.ndarray] = []
-    for i in range(20000):
-        c = rng.uniform(-100, 1000, 2)
-        kind = i % 5
-        if kind == 0:
-            q = c + rng.normal(0, 60, (4, 2))
-        elif kind == 1:
-            q = np.round(c + rng.normal(0, 3, (4, 2)))
-        elif kind == 2:
-            q = np.repeat(c[None], 4, axis=0)
-        elif kind == 3:
-            q = c + rng.normal(0, 1e-3, (4, 2))
-        else:
-            q = rng.uniform(-3e38, 3e38, (4, 2))
-        q = q.astype(np.float64 if i % 2 else np.float32)
-        if i % 500 == 3:
-            q[1, 0] = np.nan
-        if i % 500 == 5:
-            q[2, 1] = -np.inf
-        quads.append(q)
+    quads = _odd_quads(np.random.default_rng(59), 20000)
+    for i in range(3, len(quads), 500):
+        quads[i][1, 0] = np.nan
+        quads[i + 2][2, 1] = -np.inf
     quads += [np.array([[0, 0], [5, 0], [5, 7], [0, 7]], np.int32),
               np.arange(16, dtype=np.float32).reshape(8, 2)[::2]]
     with np.errstate(all="ignore"):
