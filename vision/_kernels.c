@@ -444,11 +444,16 @@ static PyObject *ink_span(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return PyLong_FromSsize_t(first < cols ? last - first + 1 : 0);
 }
 
-/* numpy's np.clip(np.round(v).astype(np.int32), 0, hi) of one float32: rounded half to
- * even, a value no int32 holds (or NaN) taken as the least int32, as x86 converts it */
-static Py_ssize_t pixel_index(float v, Py_ssize_t hi) {
+/* numpy's np.rint(v).astype(np.int32) of one float32: rounded half to even, a value no
+ * int32 holds (or NaN) taken as the least int32, as x86 converts it */
+static int32_t rounded_int32(float v) {
     const float r = rintf(v);
-    const int32_t i = (r >= -2147483648.0f && r <= 2147483520.0f) ? (int32_t)r : INT32_MIN;
+    return (r >= -2147483648.0f && r <= 2147483520.0f) ? (int32_t)r : INT32_MIN;
+}
+
+/* np.clip(np.round(v).astype(np.int32), 0, hi) of one float32 */
+static Py_ssize_t pixel_index(float v, Py_ssize_t hi) {
+    const int32_t i = rounded_int32(v);
     return i < 0 ? 0 : (i > hi ? hi : (Py_ssize_t)i);
 }
 
@@ -523,12 +528,10 @@ static PyObject *side_steps(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyFloat_FromDouble((double)least);
 }
 
-/* the grey level at (x, y) (float32 pixels, rounded half to even as np.rint rounds, a value
- * no int32 holds taken as the least int32), 0 outside the picture: neighbours._sample */
+/* the grey level at (x, y) (float32 pixels, as rounded_int32 rounds them), 0 outside the
+ * picture: neighbours._sample */
 static float sample_at(const uint8_t *grey, Py_ssize_t rows, Py_ssize_t cols, float x, float y) {
-    const float rx = rintf(x), ry = rintf(y);
-    const int32_t xi = (rx >= -2147483648.0f && rx <= 2147483520.0f) ? (int32_t)rx : INT32_MIN;
-    const int32_t yi = (ry >= -2147483648.0f && ry <= 2147483520.0f) ? (int32_t)ry : INT32_MIN;
+    const int32_t xi = rounded_int32(x), yi = rounded_int32(y);
     if (xi < 0 || yi < 0 || xi >= cols || yi >= rows) return 0.0f;
     return (float)grey[(Py_ssize_t)yi * cols + xi];
 }
@@ -1883,58 +1886,61 @@ static PyObject *class_best(PyObject *self, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
+/* a kernel's entry in the module: called with its arguments as they come (vectorcall) */
+#define KERNEL(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
+
 static PyMethodDef methods[] = {
-    {"level", (PyCFunction)(void (*)(void))level, METH_FASTCALL,
-     "level(grey, rows, cols, k): the k-th smallest level of every other pixel"},
-    {"paper", (PyCFunction)(void (*)(void))paper, METH_FASTCALL,
-     "paper(bgr, grey, rows, cols, t): count and colour sums of every third pixel above t"},
-    {"paper_light", (PyCFunction)(void (*)(void))paper_light, METH_FASTCALL,
+    KERNEL(level,
+     "level(grey, rows, cols, k): the k-th smallest level of every other pixel"),
+    KERNEL(paper,
+     "paper(bgr, grey, rows, cols, t): count and colour sums of every third pixel above t"),
+    KERNEL(paper_light,
      "paper_light(grey, rows, cols, out): the paper's light at a quarter of the size, and "
-     "its least and greatest"},
-    {"hog_hist", (PyCFunction)(void (*)(void))hog_hist, METH_FASTCALL,
-     "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"},
-    {"cc_label", (PyCFunction)(void (*)(void))cc_label, METH_FASTCALL,
+     "its least and greatest"),
+    KERNEL(hog_hist,
+     "hog_hist(squares, bins, weights, out): the cell histograms of glyph squares"),
+    KERNEL(cc_label,
      "cc_label(mask, rows, cols, labels, stats): 8-connected components as OpenCV numbers "
-     "them, and their statistics"},
-    {"cc_stats", (PyCFunction)(void (*)(void))cc_stats, METH_FASTCALL,
-     "cc_stats(labels, rows, cols, out): box and area of each labelled component"},
-    {"open_lines", (PyCFunction)(void (*)(void))open_lines, METH_FASTCALL,
-     "open_lines(mask, rows, cols, n, vertical, lo, hi, out): openings by a line, or-ed in"},
-    {"notches", (PyCFunction)(void (*)(void))notches, METH_FASTCALL,
-     "notches(mask, rows, cols): the deepest dents in a suit glyph's sides, or None"},
-    {"fit_sides", (PyCFunction)(void (*)(void))fit_sides, METH_FASTCALL,
+     "them, and their statistics"),
+    KERNEL(cc_stats,
+     "cc_stats(labels, rows, cols, out): box and area of each labelled component"),
+    KERNEL(open_lines,
+     "open_lines(mask, rows, cols, n, vertical, lo, hi, out): openings by a line, or-ed in"),
+    KERNEL(notches,
+     "notches(mask, rows, cols): the deepest dents in a suit glyph's sides, or None"),
+    KERNEL(fit_sides,
      "fit_sides(points, counts, quads, dirs, lengths, n_quads, rounds, huber, out): lines "
-     "fitted to the sides of card quads"},
-    {"hog_blocks", (PyCFunction)(void (*)(void))hog_blocks, METH_FASTCALL,
+     "fitted to the sides of card quads"),
+    KERNEL(hog_blocks,
      "hog_blocks(hist, num, out): the cell histograms gathered into blocks, L2-Hys "
-     "normalised"},
-    {"glyph_tail", (PyCFunction)(void (*)(void))glyph_tail, METH_FASTCALL,
-     "glyph_tail(squares, hog, num, out): glyph features from their squares and blocks"},
-    {"label_mask", (PyCFunction)(void (*)(void))label_mask, METH_FASTCALL,
+     "normalised"),
+    KERNEL(glyph_tail,
+     "glyph_tail(squares, hog, num, out): glyph features from their squares and blocks"),
+    KERNEL(label_mask,
      "label_mask(labels, rows, cols, x0, y0, x1, y1, ids, out): 255 where a box's label is "
-     "one of ids"},
-    {"ink_span", (PyCFunction)(void (*)(void))ink_span, METH_FASTCALL,
-     "ink_span(mask, rows, cols, y): columns from the first ink of row y to its last"},
-    {"pad_levels", (PyCFunction)(void (*)(void))pad_levels, METH_FASTCALL,
-     "pad_levels(mask, rows, cols, pad, out): a glyph mask padded, its levels as float32"},
-    {"side_steps", (PyCFunction)(void (*)(void))side_steps, METH_FASTCALL,
+     "one of ids"),
+    KERNEL(ink_span,
+     "ink_span(mask, rows, cols, y): columns from the first ink of row y to its last"),
+    KERNEL(pad_levels,
+     "pad_levels(mask, rows, cols, pad, out): a glyph mask padded, its levels as float32"),
+    KERNEL(side_steps,
      "side_steps(grey, rows, cols, quads, n, reach): the least step down from the quads' "
-     "paper to what lies beside them"},
-    {"snap_sides", (PyCFunction)(void (*)(void))snap_sides, METH_FASTCALL,
+     "paper to what lies beside them"),
+    KERNEL(snap_sides,
      "snap_sides(grey, rows, cols, quad, reach, contrast, spans, t1, t2, out): a quad's "
-     "sides moved onto the edges near them"},
-    {"outline_off", (PyCFunction)(void (*)(void))outline_off, METH_FASTCALL,
+     "sides moved onto the edges near them"),
+    KERNEL(outline_off,
      "outline_off(contour, n, points, m, tol, share, dists): how many of the points lie "
-     "off the contour"},
-    {"order_corners", (PyCFunction)(void (*)(void))order_corners, METH_FASTCALL,
-     "order_corners(quad, out): four points clockwise from the top-left"},
-    {"quad_area", (PyCFunction)(void (*)(void))quad_area, METH_FASTCALL,
-     "quad_area(quad, wide): a quad's signed area"},
-    {"quad_sides", (PyCFunction)(void (*)(void))quad_sides, METH_FASTCALL,
-     "quad_sides(quad, wide, out): the lengths of a quad's sides"},
-    {"class_best", (PyCFunction)(void (*)(void))class_best, METH_FASTCALL,
+     "off the contour"),
+    KERNEL(order_corners,
+     "order_corners(quad, out): four points clockwise from the top-left"),
+    KERNEL(quad_area,
+     "quad_area(quad, wide): a quad's signed area"),
+    KERNEL(quad_sides,
+     "quad_sides(quad, wide, out): the lengths of a quad's sides"),
+    KERNEL(class_best,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
-     "similarity less the aspect penalty"},
+     "similarity less the aspect penalty"),
     {NULL, NULL, 0, NULL},
 };
 
