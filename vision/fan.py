@@ -115,47 +115,77 @@ def index_poses(
     ok &= (ratio >= rlo) & (ratio <= rhi)
     np.fill_diagonal(ok, False)
     ii, jj = np.nonzero(ok)
+    if not len(ii):
+        return []
     ox, oy = cfg.fan_corner_offset
-    out = []
     rh, rw = region.shape
+    # every pair at once: the card's axes for each turn tried (pairs x turns), from the
+    # pair's axis (rank centre to suit centre)
     rad = np.radians(np.asarray(cfg.fan_turns, np.float32))
-    cos, sin = np.cos(rad)[:, None], np.sin(rad)[:, None]
-    probe = np.asarray(cfg.fan_edge_probe, np.float32)[None, :, None]
-    for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-        axis = d[i, j] / dist[i, j]
-        # the card's axes for each turn tried (rows), and the rank's extent along them
-        down = np.concatenate([cos * axis[0] - sin * axis[1], sin * axis[0] + cos * axis[1]],
-                              axis=1).astype(np.float32)
-        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
-        proj = pixels[i] @ np.concatenate([right, down]).T
-        lo_, hi_ = proj.min(axis=0), proj.max(axis=0)
-        nt = len(down)
-        if card_h is not None:
-            ch = np.full(nt, card_h, np.float32)
-        else:
-            ch = (hi_[nt:] - lo_[nt:]) / cfg.fan_rank_ratio
-        cw = ch * CARD_ASPECT
-        origin = (right * (lo_[:nt] - ox * cw)[:, None] + down * (lo_[nt:] - oy * ch)[:, None])
-        # points beside the rank just beyond the card's top edge: none may be paper
-        pts = (origin[:, None, :] + right[:, None, :] * (probe * cw[:, None, None])
-               - down[:, None, :] * (cfg.fan_edge_out * ch)[:, None, None]
-               - np.asarray(origin_xy, np.float32))
-        xi = np.round(pts[..., 0]).astype(np.int64)
-        yi = np.round(pts[..., 1]).astype(np.int64)
-        inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
-        paper = np.zeros(xi.shape, bool)
-        paper[inside_] = region[yi[inside_], xi[inside_]] > 0
-        quads = [
-            np.array([o, o + r * w, o + r * w + dn * h, o + dn * h], np.float32)
-            for o, r, dn, w, h, bad in zip(origin, right, down, cw, ch,
-                                           np.asarray(paper.any(axis=1)).tolist(),
-                                           strict=True)
-            if not bad
-        ]
-        if quads:
-            out.append(IndexPose(quads[0], (float(cents[i, 0]), float(cents[i, 1])),
-                                 tuple(quads[1:])))
+    cos, sin = np.cos(rad)[None, :], np.sin(rad)[None, :]
+    axis = d[ii, jj] / dist[ii, jj][:, None]
+    ax, ay = axis[:, :1], axis[:, 1:]
+    down = np.stack([cos * ax - sin * ay, sin * ax + cos * ay], axis=2)
+    right = np.stack([down[..., 1], -down[..., 0]], axis=2)
+    # the rank's extent along them: its points' projections, pair by pair (each pair's
+    # rank's points in a run), least and most of each run
+    lo_r, hi_r, lo_d, hi_d = _extents(pixels, ii, right, down)
+    if card_h is not None:
+        ch = np.full(lo_d.shape, card_h, np.float32)
+    else:
+        ch = (hi_d - lo_d) / cfg.fan_rank_ratio
+    cw = ch * CARD_ASPECT
+    origin = (right * (lo_r - ox * cw)[..., None] + down * (lo_d - oy * ch)[..., None])
+    # points beside the rank just beyond the card's top edge (pairs x turns x probes): none
+    # may be paper
+    probe = np.asarray(cfg.fan_edge_probe, np.float32)[None, None, :, None]
+    pts = (origin[:, :, None, :] + right[:, :, None, :] * (probe * cw[..., None, None])
+           - down[:, :, None, :] * (cfg.fan_edge_out * ch)[..., None, None]
+           - np.asarray(origin_xy, np.float32))
+    xi = np.round(pts[..., 0]).astype(np.int64)
+    yi = np.round(pts[..., 1]).astype(np.int64)
+    inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
+    paper = np.zeros(xi.shape, bool)
+    paper[inside_] = region[yi[inside_], xi[inside_]] > 0
+    good: list[list[bool]] = np.logical_not(paper.any(axis=2)).tolist()
+    across = right * cw[..., None]
+    along = down * ch[..., None]
+    quads = np.stack([origin, origin + across, origin + across + along, origin + along],
+                     axis=2)
+    out = []
+    for p, (i, turns) in enumerate(zip(ii.tolist(), good, strict=True)):
+        kept = [quads[p, t] for t, g in enumerate(turns) if g]
+        if kept:
+            out.append(IndexPose(kept[0], (float(cents[i, 0]), float(cents[i, 1])),
+                                 tuple(kept[1:])))
     return out
+
+
+def _extents(
+    pixels: list[np.ndarray], ii: np.ndarray, right: np.ndarray, down: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The least and most projection of the points of ``pixels[i]`` onto each direction of
+    ``right`` and ``down`` (pairs x turns x 2) for each pair's ``i`` of ``ii``: four arrays,
+    pairs x turns.  Each projection x * u + y * v is rounded as a float32 matrix product
+    on this project's numpy (OpenBLAS's, with a fused multiply-add: x * u rounded to
+    float32, then y * v added to it exactly and the sum rounded; in float64, whose product
+    of two float32 is exact), so one pair alone or all at once give the same."""
+    counts = np.array([len(p) for p in pixels], np.int64)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    flat = np.concatenate(pixels).reshape(-1, 2)
+    runs = counts[ii]
+    first = np.concatenate([[0], np.cumsum(runs)[:-1]])
+    # each pair's points: its rank's run of ``flat``, pair after pair
+    rows = np.repeat(starts[ii] - first, runs) + np.arange(int(runs.sum()))
+    pair = np.repeat(np.arange(len(ii)), runs)
+    dirs = np.concatenate([right, down], axis=1)[pair]  # points x 2 turns x 2
+    x = flat[rows, 0][:, None]
+    y = flat[rows, 1][:, None].astype(np.float64)
+    proj = (y * dirs[..., 1] + (x * dirs[..., 0]).astype(np.float64)).astype(np.float32)
+    lo = np.minimum.reduceat(proj, first, axis=0)
+    hi = np.maximum.reduceat(proj, first, axis=0)
+    nt = right.shape[1]
+    return lo[:, :nt], hi[:, :nt], lo[:, nt:], hi[:, nt:]
 
 
 def _step(profile: np.ndarray, lo: int, hi: int) -> tuple[int, float]:

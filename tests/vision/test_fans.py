@@ -657,3 +657,102 @@ def test_a_glyph_placed_in_a_narrower_patch_stays_inside_it() -> None:
     # where it fits, it is placed as before: over the ink
     fits = _place(np.ones((20, 10), np.uint8), ink, 0, 15, 5)
     assert fits[:, 0].min() == 5 and fits[:, 0].max() == 14
+
+
+def _poses_pair_by_pair(stats, cents, pixels, card_h, region, origin_xy, cfg):
+    """index_poses worked one pair of glyphs at a time, as it was written first."""
+    n = len(stats)
+    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
+    d = cents[None, :, :] - cents[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    ratio = size[None, :] / size[:, None]
+    lo, hi = cfg.fan_pair_distance
+    rlo, rhi = cfg.fan_pair_ratio
+    ok = (dist >= lo * size[:, None]) & (dist <= hi * size[:, None])
+    ok &= (ratio >= rlo) & (ratio <= rhi)
+    ok[np.arange(n), np.arange(n)] = False
+    ox, oy = cfg.fan_corner_offset
+    rh, rw = region.shape
+    rad = np.radians(np.asarray(cfg.fan_turns, np.float32))
+    cos, sin = np.cos(rad)[:, None], np.sin(rad)[:, None]
+    probe = np.asarray(cfg.fan_edge_probe, np.float32)[None, :, None]
+    out = []
+    for i, j in zip(*np.nonzero(ok), strict=True):
+        axis = d[i, j] / dist[i, j]
+        down = np.concatenate([cos * axis[0] - sin * axis[1], sin * axis[0] + cos * axis[1]],
+                              axis=1)
+        right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+        dirs = np.concatenate([right, down])
+        x, y = pixels[i][:, :1], pixels[i][:, 1:].astype(np.float64)
+        # x u + y v with one rounding of y v's sum, as a fused multiply-add rounds it
+        proj = (y * dirs[:, 1] + (x * dirs[:, 0]).astype(np.float64)).astype(np.float32)
+        lo_, hi_ = proj.min(axis=0), proj.max(axis=0)
+        nt = len(down)
+        ch = (np.full(nt, card_h, np.float32) if card_h is not None
+              else (hi_[nt:] - lo_[nt:]) / cfg.fan_rank_ratio)
+        cw = ch * CARD_ASPECT
+        origin = right * (lo_[:nt] - ox * cw)[:, None] + down * (lo_[nt:] - oy * ch)[:, None]
+        pts = (origin[:, None, :] + right[:, None, :] * (probe * cw[:, None, None])
+               - down[:, None, :] * (cfg.fan_edge_out * ch)[:, None, None]
+               - np.asarray(origin_xy, np.float32))
+        xi = np.round(pts[..., 0]).astype(np.int64)
+        yi = np.round(pts[..., 1]).astype(np.int64)
+        inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
+        paper = np.zeros(xi.shape, bool)
+        paper[inside_] = region[yi[inside_], xi[inside_]] > 0
+        quads = [np.array([o, o + r * w, o + r * w + dn * h, o + dn * h], np.float32)
+                 for o, r, dn, w, h, bad in zip(origin, right, down, cw, ch, paper.any(axis=1),
+                                                strict=True) if not bad]
+        if quads:
+            out.append((quads, (float(cents[i, 0]), float(cents[i, 1]))))
+    return out
+
+
+def _same_poses(got, want) -> bool:
+    return len(got) == len(want) and all(
+        p.rank == rank and len(p.turned) + 1 == len(quads)
+        and all(a.dtype == np.float32 and a.tobytes() == b.tobytes()
+                for a, b in zip((p.quad, *p.turned), quads, strict=True))
+        for p, (quads, rank) in zip(got, want, strict=True))
+
+
+def test_index_poses_of_every_pair_at_once_are_those_of_each_pair_alone(
+        crops, webcam, monkeypatch) -> None:
+    """The poses are worked out for all pairs of glyphs together; pair by pair gives the
+    same quads to the bit, in the same order: on the glyphs of fans, rows and crowded
+    cards (sized and unsized) and on random glyph sets."""
+    import frames
+
+    from vision import fan
+
+    seen = []
+    real = fan.index_poses
+
+    def kept(*args):
+        seen.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(fan, "index_poses", kept)
+    rec = Recognizer()
+    for layout, seed, spread, step, jitter in HANDS[::3]:
+        rec.read(_hand(crops, layout, seed, spread, step, jitter).frame)
+    rec.read(frames.touching_frame(webcam, 12, size=(1280, 720), seed=1)[0])
+    assert len(seen) >= 6
+    assert sum(len(real(*args)) for args in seen) > 200
+    for args in seen:
+        for card_h in (args[3], None):
+            call = (*args[:3], card_h, *args[4:])
+            assert _same_poses(real(*call), _poses_pair_by_pair(*call))
+    rng = np.random.default_rng(5)
+    for t in range(300):
+        n = int(rng.integers(2, 24))
+        stats = np.zeros((n, 5), np.float32)
+        stats[:, 2:4] = rng.integers(3, 20, (n, 2))
+        cents = (rng.random((n, 2)) * 120).astype(np.float32)
+        # (a glyph's hull has two points at least)
+        pixels = [(c + rng.standard_normal((int(rng.integers(2, 12)), 2)) * 5).astype(
+            np.float32) for c in cents]
+        region = (rng.random((130, 140)) < 0.5).astype(np.uint8)
+        call = (stats, cents, pixels, None if t % 2 else float(rng.uniform(20, 200)), region,
+                (int(rng.integers(-5, 5)), int(rng.integers(-5, 5))), rec.config)
+        assert _same_poses(real(*call), _poses_pair_by_pair(*call))
