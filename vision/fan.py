@@ -304,15 +304,26 @@ def _same_quad(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(d.min(axis=1).max() < tol)
 
 
-def in_index(point: tuple[float, float], quad: np.ndarray) -> bool:
-    """Whether ``point`` lies in the index corner at ``quad``'s first corner (the top-left of
-    the card it outlines)."""
-    o = quad[0].astype(np.float64)
-    m = np.stack([quad[1] - o, quad[3] - o], axis=1).astype(np.float64)
-    if abs(np.linalg.det(m)) < 1e-6:
-        return False
-    u, v = np.linalg.solve(m, np.array(point, np.float64) - o)
-    return bool(-0.05 < u < 0.3 and -0.05 < v < 0.3)
+class IndexCorners:
+    """The index corners of cards (at each quad's first corner, the top-left of the card it
+    outlines), asked of all at once whether a point lies in one."""
+
+    def __init__(self, quads: list[np.ndarray]) -> None:
+        q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+        o = q[:, 0].astype(np.float64)
+        # each card's axes, whose coordinates of a point say where on the card it lies
+        m = np.stack([q[:, 1] - o, q[:, 3] - o], axis=2)
+        square = ~(np.abs(np.linalg.det(m)) < 1e-6) if len(q) else np.zeros(0, bool)
+        self.origins = o[square]
+        self.axes = m[square]
+
+    def hold(self, point: tuple[float, float]) -> bool:
+        """Whether ``point`` lies in any of the index corners."""
+        if not len(self.axes):
+            return False
+        uv = np.linalg.solve(self.axes, (np.array(point, np.float64) - self.origins)[..., None])
+        u, v = uv[:, 0, 0], uv[:, 1, 0]
+        return bool(np.any((-0.05 < u) & (u < 0.3) & (-0.05 < v) & (v < 0.3)))
 
 
 def card_height_from(quads: list[np.ndarray]) -> float | None:
@@ -415,6 +426,7 @@ def _covered(
     cornered: list[np.ndarray] = []
     for q in named_quads:
         (whole if any(_same_quad(q, d) for d in quads) else cornered).append(q)
+    indexes = IndexCorners(cornered)
     poses: list[IndexPose] = []
     for outline in regions:
         pts = np.asarray(outline, np.float32).reshape(-1, 2)
@@ -451,7 +463,7 @@ def _covered(
         sized = ch * s if card_h is not None or by_region else None
         for p in index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg):
             rank = (p.rank[0] / s, p.rank[1] / s)
-            if any(inside(rank, q) for q in whole) or any(in_index(rank, q) for q in cornered):
+            if any(inside(rank, q) for q in whole) or indexes.hold(rank):
                 continue  # the index of a card read already
             poses.append(IndexPose(p.quad / s, rank, tuple(q / s for q in p.turned)))
     if not poses:

@@ -756,3 +756,43 @@ def test_index_poses_of_every_pair_at_once_are_those_of_each_pair_alone(
         call = (stats, cents, pixels, None if t % 2 else float(rng.uniform(20, 200)), region,
                 (int(rng.integers(-5, 5)), int(rng.integers(-5, 5))), rec.config)
         assert _same_poses(real(*call), _poses_pair_by_pair(*call))
+
+
+def _in_one_index(point, quad) -> bool:
+    """Whether ``point`` lies in ``quad``'s index corner, worked for that one quad alone."""
+    o = quad[0].astype(np.float64)
+    m = np.stack([quad[1] - o, quad[3] - o], axis=1)
+    if abs(np.linalg.det(m)) < 1e-6:
+        return False
+    u, v = np.linalg.solve(m, np.array(point, np.float64) - o)
+    return bool(-0.05 < u < 0.3 and -0.05 < v < 0.3)
+
+
+def test_a_point_is_in_an_index_corner_of_the_cards_asked_together_as_of_each_alone() -> None:
+    """IndexCorners asks every card at once (one solve for them all); each card asked alone
+    answers the same, for cards of any pose, a flat quad among them, and points on, near
+    and off their index corners."""
+    from vision.fan import IndexCorners
+
+    rng = np.random.default_rng(3)
+    answers = {True: 0, False: 0}
+    assert not IndexCorners([]).hold((1.0, 2.0))
+    for t in range(2000):
+        quads = []
+        for _ in range(int(rng.integers(1, 6))):
+            w, h = rng.uniform(20, 300), rng.uniform(20, 300)
+            a = rng.uniform(0, 2 * np.pi)
+            r, d = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+            o = rng.uniform(0, 800, 2)
+            quads.append(np.array([o, o + w * r, o + w * r + h * d, o + h * d], np.float32))
+        if t % 7 == 0:
+            quads[0][3] = quads[0][1]  # a flat quad: no card
+        k = int(rng.integers(len(quads)))
+        q = quads[k].astype(np.float64)
+        u, v = rng.uniform(-0.1, 0.35, 2)
+        near = q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0])
+        for point in (tuple(near), tuple(rng.uniform(0, 800, 2)), tuple(map(float, q[0]))):
+            want = any(_in_one_index(point, quad) for quad in quads)
+            assert IndexCorners(quads).hold(point) == want
+            answers[want] += 1
+    assert min(answers.values()) > 500
