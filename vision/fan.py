@@ -85,6 +85,26 @@ def ink_components(
     return stats[keep], cents[keep], labels, ids
 
 
+def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, int]
+                     ) -> list[np.ndarray]:
+    """The pixels (x y, float32, moved by ``origin_xy``) of each component of ``labels``
+    numbered in ``ids`` (ascending), each in the order of the picture's rows: one pass over
+    the label image for them all."""
+    if not len(ids):
+        return []
+    wanted = np.zeros(int(ids[-1]) + 2, bool)  # (the last: every label above the wanted)
+    wanted[ids] = True
+    flat = labels.ravel()
+    at = np.flatnonzero(wanted[np.minimum(flat, len(wanted) - 1)])
+    own = flat[at]
+    order = np.argsort(own, kind="stable")  # by component, each in the rows' order
+    at, own = at[order], own[order]
+    ys, xs = np.divmod(at, labels.shape[1])
+    pts = np.stack([xs + origin_xy[0], ys + origin_xy[1]], axis=1).astype(np.float32)
+    cuts = np.searchsorted(own, ids).tolist() + [len(own)]
+    return [pts[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+
+
 def index_poses(
     stats: np.ndarray,
     cents: np.ndarray,
@@ -451,11 +471,8 @@ def _covered(
             cfg.fan_glyph_height if card_h else cfg.fan_glyph_height_unsized, cfg)
         # each component's outermost pixels, its convex hull's corners: the glyph's extent
         # along any direction is theirs (index_poses measures it some sixty times a look)
-        pixels = []
-        for (bx, by, bw, bh), lab in zip(stats[:, :4].tolist(), ids.tolist(), strict=True):
-            yy, xx = np.nonzero(labels[by : by + bh, bx : bx + bw] == lab)
-            pts = np.stack([xx + bx + x0, yy + by + y0], axis=1).astype(np.float32)
-            pixels.append(np.asarray(cv2.convexHull(pts), np.float32).reshape(-1, 2))
+        pixels = [np.asarray(cv2.convexHull(p), np.float32).reshape(-1, 2)
+                  for p in component_pixels(labels, ids, (x0, y0))]
         stats = stats.astype(np.float32)
         stats[:, 0] += x0
         stats[:, 1] += y0

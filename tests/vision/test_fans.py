@@ -796,3 +796,31 @@ def test_a_point_is_in_an_index_corner_of_the_cards_asked_together_as_of_each_al
             assert IndexCorners(quads).hold(point) == want
             answers[want] += 1
     assert min(answers.values()) > 500
+
+
+def test_each_glyphs_pixels_gathered_in_one_pass_are_its_own_in_row_order() -> None:
+    """component_pixels gathers every wanted component's pixels in one pass over the label
+    image; each is the component's own, in the rows' order, as looking at each alone
+    finds it (components left out, the largest label among them, none wanted)."""
+    import cv2
+
+    from vision.fan import component_pixels
+
+    rng = np.random.default_rng(4)
+    for t in range(200):
+        h, w = int(rng.integers(5, 90)), int(rng.integers(5, 90))
+        ink = (rng.random((h, w)) < rng.uniform(0.1, 0.6)).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8,
+                                                               ltype=cv2.CV_16U)
+        ids = np.nonzero(rng.random(n) < 0.6)[0]
+        ids = ids[ids > 0]
+        if t % 5 == 0:
+            ids = ids[ids < n - 1]  # the largest label not wanted
+        origin = (int(rng.integers(-50, 50)), int(rng.integers(-50, 50)))
+        got = component_pixels(labels, ids, origin)
+        assert len(got) == len(ids)
+        for lab, pts in zip(ids.tolist(), got, strict=True):
+            yy, xx = np.nonzero(labels == lab)
+            want = np.stack([xx + origin[0], yy + origin[1]], axis=1).astype(np.float32)
+            assert pts.dtype == np.float32 and pts.tobytes() == want.tobytes()
+    assert component_pixels(labels, ids[:0], (0, 0)) == []
