@@ -49,3 +49,30 @@ def test_paper_round_an_index_is_unsaturated() -> None:
     rug[:20] = (200, 60, 220)  # the top band: a strong pink, no paper
     assert not _papery(rug, cfg)
     assert _papery(paper[..., 0], cfg)  # grey: no colour to judge by
+
+
+def test_paper_is_judged_by_each_pixels_brightest_and_dullest_channel() -> None:
+    """_papery's saturation is each pixel's most and least of its three channels (a
+    fourth, alpha, not counted): on patches part paper, part coloured, at the
+    thresholds' edges, it answers as the saturation worked channel by channel does."""
+    cfg = RecognizerConfig()
+    rng = np.random.default_rng(2)
+    answers = {True: 0, False: 0}
+    for _ in range(400):
+        patch = np.full((154, 75, 4), 230, np.uint8)
+        patch[..., 3] = 0  # alpha, left out
+        share = rng.uniform(0.1, 0.6)
+        colour = rng.random(patch.shape[:2]) < share
+        patch[colour, :3] = rng.integers(0, 256, (int(colour.sum()), 3))
+        b, g, r = (patch[..., k].astype(np.int32) for k in range(3))
+        hi, lo = np.maximum(np.maximum(b, g), r), np.minimum(np.minimum(b, g), r)
+        grey = (hi - lo) * 255 < cfg.max_card_saturation * np.maximum(hi, 1)
+        h, w = grey.shape
+        top, left = max(2, h // 10), max(2, w // 8)
+        want = bool(grey.mean() >= cfg.overlap_paper
+                    and grey[:top].sum() >= cfg.overlap_paper_band * w * top
+                    and grey[:, :left].sum() >= cfg.overlap_paper_band * h * left)
+        assert _papery(patch, cfg) == want
+        assert _papery(patch[..., :3], cfg) == want
+        answers[want] += 1
+    assert min(answers.values()) > 50
