@@ -1,4 +1,4 @@
-/* The card reader's C kernels: twenty-one loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: twenty-two loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
  * several calls or a slow pass each, done in one (see vision/native.py, which loads them
  * with the compiled modules, and scripts/build_native.py, which builds them).
@@ -59,6 +59,9 @@
  *   quad_area, quad_sides -- vision.detect.quad_area and quad_sides of a float32 or
  *                float64 quad (the shoelace sum in doubles left to right; hypotf or
  *                hypot of the sides' differences)
+ *   band_steps -- vision.fan.snap_corner's steepest rises of the mean profiles of bands
+ *                of a patch (the bands' sums of whole levels: exact in float32 in any
+ *                order, as numpy's are)
  *   snap_sides -- vision.neighbours.snap_sides: a quad's sides moved onto the edges near
  *                them (the medians of the profiles across each half side, their steps and
  *                valleys weighed, the lines met at the corners), float32 step by step
@@ -1886,6 +1889,88 @@ static PyObject *class_best(PyObject *self, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
+/* band_steps(grey, rows, cols, spans, n, across, lo, hi) -> ((k, c), ...)
+ * vision.fan._step of each band of ``grey`` (uint8, rows x cols) that ``spans`` (int32,
+ * n x 2: a and b, 0 <= a < b) names: across 0, the mean of rows a..b-1 of each column (a
+ * profile along the columns); across 1, the mean of columns a..b-1 of each row.  Where it
+ * rises most steeply over 3 px between ``lo`` and ``hi`` (held to the profile), the first
+ * of the greatest rises: the place after it and the rise, or (0, 0.0) where nothing lies
+ * between.  A band's sum of whole levels is exact in float32 (at most 65,793 levels of
+ * 255 each: under 2 ** 24), as numpy's float32 sum of them is in any order, and the mean
+ * is that sum over the count, rounded once; the rise, float32 as numpy subtracts. */
+static PyObject *band_steps(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 8, "band_steps(grey, rows, cols, spans, n, across, lo, hi)", args, 1,
+               &rows, &cols) < 0)
+        return NULL;
+    const Py_ssize_t n = PyLong_AsSsize_t(args[4]);
+    const long across = PyLong_AsLong(args[5]);
+    const Py_ssize_t lo = PyLong_AsSsize_t(args[6]), hi = PyLong_AsSsize_t(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[2];
+    PyObject *const arrays[2] = {args[0], args[3]};
+    static const int writable[2] = {0, 0};
+    if (take_all(arrays, views, writable, 2) < 0) return NULL;
+    const Py_ssize_t along = across ? rows : cols, width = across ? cols : rows;
+    const int32_t *spans = (const int32_t *)views[1].buf;
+    int fits = rows >= 1 && cols >= 1 && n >= 0 && (across == 0 || across == 1)
+               && views[0].len == rows * cols && views[1].len == n * 8;
+    for (Py_ssize_t i = 0; fits && i < n; i++)
+        fits = spans[2 * i] >= 0 && spans[2 * i] < spans[2 * i + 1]
+               && spans[2 * i + 1] <= width && spans[2 * i + 1] - spans[2 * i] <= 65793;
+    if (!fits) {
+        release_all(views, 2);
+        return wrong_size("band_steps");
+    }
+    const uint8_t *grey = (const uint8_t *)views[0].buf;
+    float *profile = (float *)malloc((size_t)along * sizeof(float));
+    PyObject *out = PyTuple_New(n);
+    if (profile == NULL || out == NULL) {
+        free(profile);
+        Py_XDECREF(out);
+        release_all(views, 2);
+        return PyErr_NoMemory();
+    }
+    const Py_ssize_t first = lo > 0 ? lo : 0, end = hi < along - 3 ? hi : along - 3;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Py_ssize_t a = spans[2 * i], b = spans[2 * i + 1];
+        const float count = (float)(b - a);
+        for (Py_ssize_t t = 0; t < along; t++) {
+            int32_t sum = 0;
+            if (across)
+                for (Py_ssize_t x = a; x < b; x++) sum += grey[t * cols + x];
+            else
+                for (Py_ssize_t y = a; y < b; y++) sum += grey[y * cols + t];
+            profile[t] = (float)sum / count;
+        }
+        Py_ssize_t at = 0;
+        float rise = 0.0f;
+        if (end > first) {
+            at = first;
+            rise = profile[first + 3] - profile[first];
+            for (Py_ssize_t k = first + 1; k < end; k++) {
+                const float d = profile[k + 3] - profile[k];
+                if (d > rise) {
+                    rise = d;
+                    at = k;
+                }
+            }
+            at += 1;
+        }
+        PyObject *pair = Py_BuildValue("(nd)", at, (double)rise);
+        if (pair == NULL) {
+            Py_DECREF(out);
+            out = NULL;
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    free(profile);
+    release_all(views, 2);
+    return out;
+}
+
 /* a kernel's entry in the module: called with its arguments as they come (vectorcall) */
 #define KERNEL(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
@@ -1938,6 +2023,9 @@ static PyMethodDef methods[] = {
      "quad_area(quad, wide): a quad's signed area"),
     KERNEL(quad_sides,
      "quad_sides(quad, wide, out): the lengths of a quad's sides"),
+    KERNEL(band_steps,
+     "band_steps(grey, rows, cols, spans, n, across, lo, hi): the steepest rise of each "
+     "band's mean profile"),
     KERNEL(class_best,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"),

@@ -35,11 +35,13 @@ import cv2
 import numpy as np
 
 from vision.glyphs import RANK_CLASSES
+from vision.native import kernels
 
 if TYPE_CHECKING:
     from vision.pipeline import RecognizerConfig
 
 CARD_ASPECT = 63.0 / 88.0
+_KERNELS = kernels()  # the C kernels, with the compiled reader (see vision/native.py)
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,23 @@ def _step(profile: np.ndarray, lo: int, hi: int) -> tuple[int, float]:
     return k + 1, float(d[k])
 
 
+def band_steps(
+    patch: np.ndarray, spans: tuple[tuple[int, int], ...], across: int, lo: int, hi: int
+) -> list[tuple[int, float]]:
+    """:func:`_step` of the mean profile of each band of ``patch`` (grey, uint8) that
+    ``spans`` names: across 0, rows a to b (a level for each column); 1, columns a to b (a
+    level for each row).  With the compiled reader, in C (``band_steps`` in
+    vision/_kernels.c: the same numbers)."""
+    h, w = patch.shape
+    if (_KERNELS is not None and patch.dtype == np.uint8
+            and all(0 <= a < b <= (w if across else h) for a, b in spans)):
+        return list(_KERNELS.band_steps(np.ascontiguousarray(patch), h, w,
+                                        np.array(spans, np.int32), len(spans), across, lo, hi))
+    levels = patch.astype(np.float32)
+    return [_step(levels[a:b, :].mean(axis=0) if across == 0 else levels[:, a:b].mean(axis=1),
+                  lo, hi) for a, b in spans]
+
+
 def snap_corner(
     img: np.ndarray, quad: np.ndarray, cfg: RecognizerConfig, turns: int | None = None
 ) -> np.ndarray | None:
@@ -242,11 +261,11 @@ def snap_corner(
     if img.ndim == 3:
         img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     g = cv2.warpPerspective(img, m, (pw, ph), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                            borderMode=cv2.BORDER_REPLICATE)
     reach = int(cfg.fan_snap_reach * H)
     # left edge: columns' mean over two bands of rows beside the index
     rows = ((my + int(0.06 * H), my + int(0.14 * H)), (my + int(0.14 * H), my + int(0.24 * H)))
-    lefts = [_step(g[a:b, :].mean(axis=0), mx - reach, mx + reach) for a, b in rows]
+    lefts = band_steps(g, rows, 0, mx - reach, mx + reach)
     if min(c for _, c in lefts) < cfg.fan_side_contrast:
         return None
     (xa, _), (xb, _) = lefts
@@ -257,7 +276,7 @@ def snap_corner(
     # nearest the corner finds it bent, the next pairs (further along it) in turn
     for a0, a1, b0, b1 in cfg.fan_snap_bands:
         bands = ((mx + int(a0 * W), mx + int(a1 * W)), (mx + int(b0 * W), mx + int(b1 * W)))
-        tops = [_step(g[:, a:b].mean(axis=1), my - reach, my + reach) for a, b in bands]
+        tops = band_steps(g, bands, 1, my - reach, my + reach)
         if min(c for _, c in tops) < cfg.fan_edge_contrast:
             break
         (ya, _), (yb, _) = tops

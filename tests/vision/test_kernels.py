@@ -829,6 +829,61 @@ def test_quad_areas_and_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -
     assert (out == 7.0).all()
 
 
+def test_band_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The steepest rise of each band's mean profile (``fan.band_steps``, a covered card's
+    edges looked for beside its index) through the kernel (band_steps): the sources' place
+    and float32 rise to the bit -- on the patches a fan's poses are snapped on, and on
+    random and flat patches of every size, bands of one row or column to all of them,
+    rows and columns, windows reaching past either end of the profile or holding
+    nothing (ties between equal rises go to the first)."""
+    import frames
+
+    from vision import fan
+
+    _kernels()
+    rng = np.random.default_rng(41)
+    patches = []
+    real = cv2.warpPerspective
+
+    def kept(*args, **kwargs):
+        out = real(*args, **kwargs)
+        patches.append(out)
+        return out
+
+    monkeypatch.setattr(fan.cv2, "warpPerspective", kept)
+    rec = pipeline.Recognizer()
+    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
+    rec.read(frames.fan_frame(crops, 5, seed=2)[0])
+    monkeypatch.setattr(fan.cv2, "warpPerspective", real)
+    patches = [p for p in patches if p.ndim == 2][:60]
+    assert len(patches) >= 20
+    cases = []
+    for p in patches:
+        cases.append((p, ((49, 77), (77, 112)), 0, 11, 31))
+        cases.append((p, ((25, 42), (45, 62)), 1, 18, 38))
+    for i in range(3000):
+        h, w = (int(v) for v in rng.integers(1, 160, 2))
+        patch = (rng.integers(0, 256, (h, w)) if i % 5 else
+                 rng.integers(0, 3, (h, w)) * 127).astype(np.uint8)  # few levels: ties
+        across = i % 2
+        width = w if across else h
+        spans = []
+        for _ in range(int(rng.integers(1, 4))):
+            a = int(rng.integers(0, width))
+            spans.append((a, int(rng.integers(a + 1, width + 1))))
+        if i % 11 == 0:
+            spans.append((0, width))
+        lo, hi = (int(v) for v in rng.integers(-10, (h if across else w) + 10, 2))
+        cases.append((patch, tuple(spans), across, lo, hi))
+    mine = [fan.band_steps(*case) for case in cases]
+    monkeypatch.setattr(fan, "_KERNELS", None)
+    theirs = [fan.band_steps(*case) for case in cases]
+    assert mine == theirs
+    assert all(type(k) is int and type(c) is float for steps in mine for k, c in steps)
+    assert sum(1 for steps in mine for k, _ in steps if k == 0) > 100  # windows of nothing
+    assert len({c for steps in mine for _, c in steps}) > 1000
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -981,6 +1036,15 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.order_corners(np.zeros((3, 2), np.float32), np.zeros((4, 2), np.float32))
     with pytest.raises(ValueError, match="order_corners"):  # float64
         k.order_corners(np.zeros((4, 2)), np.zeros((4, 2), np.float32))
+    spans = np.array([[0, 10], [3, 11]], np.int32)
+    with pytest.raises(ValueError, match="band_steps"):  # a band past the patch
+        k.band_steps(grey, 10, 10, spans, 2, 0, 0, 10)
+    with pytest.raises(ValueError, match="band_steps"):  # a band of none
+        k.band_steps(grey, 10, 10, np.array([[4, 4]], np.int32), 1, 1, 0, 10)
+    with pytest.raises(ValueError, match="band_steps"):  # three bands said, two given
+        k.band_steps(grey, 10, 10, spans, 3, 0, 0, 10)
+    with pytest.raises(ValueError, match="band_steps"):  # neither rows nor columns
+        k.band_steps(grey, 10, 10, spans[:1].copy(), 1, 2, 0, 10)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
