@@ -1,9 +1,11 @@
 """Where a frame read spends its time: per-stage CPU times of ``companion identify``'s reader.
 
-    .venv/bin/python bench/vision_profile.py [--frames 8] [--repeats 5] [--fan] [--profile]
+    .venv/bin/python bench/vision_profile.py [--frames 8] [--repeats 5] [--fan] [--touching]
+        [--profile]
 
 Builds 1280x720 table frames from the real photos of shared/data (12 real cards each; a
-second set with 11 cards and one printed QR card of ours; ``--fan`` adds fanned hands), reads
+second set with 11 cards and one printed QR card of ours; ``--fan`` adds fanned hands,
+``--touching`` 12 cards laid touching one another, all one bright region), reads
 each with :class:`vision.identify.FrameReader` on one core and prints, per stage (detect,
 rectify, read corners, pip check, decide, overlaps, qr) and for the whole read, the median
 and 90th percentile of the CPU milliseconds per frame, with what was read; and the mean
@@ -95,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=8, help="frames per set (seeds 0..N-1)")
     ap.add_argument("--repeats", type=int, default=5, help="timed reads per frame")
     ap.add_argument("--fan", action="store_true", help="also time fanned hands of 5 cards")
+    ap.add_argument("--touching", action="store_true",
+                    help="also time 12 cards laid touching one another (one bright region)")
     ap.add_argument("--profile", action="store_true", help="cProfile the 12-card set")
     args = ap.parse_args(argv)
     if realdata.data_dir() is None:
@@ -116,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.fan:
         sets["fanned hand of 5"] = [
             (*frames.fan_frame(crops, 5, seed=s, spread=10 + s % 3 * 3), [])
+            for s in range(args.frames)
+        ]
+    if args.touching:
+        sets["12 real cards touching"] = [
+            (*frames.touching_frame(crops, 12, size=(1280, 720), seed=s), [])
             for s in range(args.frames)
         ]
     from vision import native
