@@ -626,6 +626,21 @@ def judge(
         side = float(np.hypot(*(p.quad[3] - p.quad[0])))
         if math.hypot(c[0] - p.rank[0], c[1] - p.rank[1]) > cfg.fan_rank_shift * side:
             return "box", None
+    # (the cheap checks first: two in five of the corners that get this far in rows, fans
+    # and crowded frames fail them, and need no costly look at the ink round the glyphs;
+    # each check is the corner's alone, so the order changes only which reason is given)
+    if side_by_side(read, cfg):
+        return "wide", None
+    if float(read.suit_scores.max()) < cfg.fan_min_suit:
+        return "suit", None  # no suit under the rank: text on a page, not an index
+    corners = tuple((float(x), float(y)) for x, y in p.quad)
+    # the stricter margin where the rank or its runner-up is one of the ranks a cut or
+    # crowded index corner turns into another (a 10 missing its 1, a Q's tail)
+    order = np.argsort(-read.rank_scores[: len(RANK_CLASSES)])[:2]
+    hard = any(RANK_CLASSES[int(k)] in cfg.fan_hard_ranks for k in order)
+    r = rec.decide([read], corners, strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
+    if r.card is None or r.confidence < cfg.fan_min_confidence:
+        return "margin", None
     # a straight edge beside the glyphs may have cut one short (a 9 whose right side
     # another card hides read as a 10): such a corner needs a surer reading
     cut = _cut_glyphs(patch, read, segs, cfg)
@@ -645,18 +660,6 @@ def judge(
         why = not_one_index(patch, ink, read, rp, cfg, above=False)
         if why is not None:
             return why, None
-    if side_by_side(read, cfg):
-        return "wide", None
-    if float(read.suit_scores.max()) < cfg.fan_min_suit:
-        return "suit", None  # no suit under the rank: text on a page, not an index
-    corners = tuple((float(x), float(y)) for x, y in p.quad)
-    # the stricter margin where the rank or its runner-up is one of the ranks a cut or
-    # crowded index corner turns into another (a 10 missing its 1, a Q's tail)
-    order = np.argsort(-read.rank_scores[: len(RANK_CLASSES)])[:2]
-    hard = any(RANK_CLASSES[int(k)] in cfg.fan_hard_ranks for k in order)
-    r = rec.decide([read], corners, strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
-    if r.card is None or r.confidence < cfg.fan_min_confidence:
-        return "margin", None
     if cut and r.confidence < cfg.fan_cut_confidence:
         return "cut", None
     return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
