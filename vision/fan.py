@@ -87,11 +87,13 @@ def ink_components(
     return stats[keep], cents[keep], labels, ids
 
 
-def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, int]
-                     ) -> list[np.ndarray]:
+def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, int],
+                     row_ends: bool = False) -> list[np.ndarray]:
     """The pixels (x y, float32, moved by ``origin_xy``) of each component of ``labels``
     numbered in ``ids`` (ascending), each in the order of the picture's rows: one pass over
-    the label image for them all."""
+    the label image for them all.  ``row_ends``: only the first and last pixel of each of
+    a component's rows (every corner of its convex hull is one of them: a fifth of a
+    glyph's pixels, and OpenCV's convexHull gives the same corners from them)."""
     if not len(ids):
         return []
     wanted = np.zeros(int(ids[-1]) + 2, bool)  # (the last: every label above the wanted)
@@ -102,6 +104,11 @@ def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, 
     order = np.argsort(own, kind="stable")  # by component, each in the rows' order
     at, own = at[order], own[order]
     ys, xs = np.divmod(at, labels.shape[1])
+    if row_ends and len(at):
+        row = own.astype(np.int64) * labels.shape[0] + ys  # a component's row
+        ends = np.ones(len(at), bool)
+        ends[1:-1] = (row[1:-1] != row[:-2]) | (row[1:-1] != row[2:])
+        own, ys, xs = own[ends], ys[ends], xs[ends]
     pts = np.stack([xs + origin_xy[0], ys + origin_xy[1]], axis=1).astype(np.float32)
     cuts = np.searchsorted(own, ids).tolist() + [len(own)]
     return [pts[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
@@ -491,7 +498,7 @@ def _covered(
         # each component's outermost pixels, its convex hull's corners: the glyph's extent
         # along any direction is theirs (index_poses measures it some sixty times a look)
         pixels = [np.asarray(cv2.convexHull(p), np.float32).reshape(-1, 2)
-                  for p in component_pixels(labels, ids, (x0, y0))]
+                  for p in component_pixels(labels, ids, (x0, y0), row_ends=True)]
         stats = stats.astype(np.float32)
         stats[:, 0] += x0
         stats[:, 1] += y0

@@ -801,12 +801,15 @@ def test_a_point_is_in_an_index_corner_of_the_cards_asked_together_as_of_each_al
 def test_each_glyphs_pixels_gathered_in_one_pass_are_its_own_in_row_order() -> None:
     """component_pixels gathers every wanted component's pixels in one pass over the label
     image; each is the component's own, in the rows' order, as looking at each alone
-    finds it (components left out, the largest label among them, none wanted)."""
+    finds it (components left out, the largest label among them, none wanted); with
+    ``row_ends``, each row's first and last of them, whose convex hull is the whole
+    component's to the bit."""
     import cv2
 
     from vision.fan import component_pixels
 
     rng = np.random.default_rng(4)
+    shown = {True: 0, False: 0}  # components with pixels between their rows' ends, or not
     for t in range(200):
         h, w = int(rng.integers(5, 90)), int(rng.integers(5, 90))
         ink = (rng.random((h, w)) < rng.uniform(0.1, 0.6)).astype(np.uint8)
@@ -818,9 +821,18 @@ def test_each_glyphs_pixels_gathered_in_one_pass_are_its_own_in_row_order() -> N
             ids = ids[ids < n - 1]  # the largest label not wanted
         origin = (int(rng.integers(-50, 50)), int(rng.integers(-50, 50)))
         got = component_pixels(labels, ids, origin)
-        assert len(got) == len(ids)
-        for lab, pts in zip(ids.tolist(), got, strict=True):
+        ends = component_pixels(labels, ids, origin, row_ends=True)
+        assert len(got) == len(ends) == len(ids)
+        for lab, pts, few in zip(ids.tolist(), got, ends, strict=True):
             yy, xx = np.nonzero(labels == lab)
             want = np.stack([xx + origin[0], yy + origin[1]], axis=1).astype(np.float32)
             assert pts.dtype == np.float32 and pts.tobytes() == want.tobytes()
+            # each row's first and last pixel, in order; the same convex hull
+            row = yy[:, None] == yy[None, :]
+            first = ~np.tril(row, -1).any(axis=1)
+            last = ~np.triu(row, 1).any(axis=1)
+            assert few.tobytes() == want[first | last].tobytes()
+            assert cv2.convexHull(few).tobytes() == cv2.convexHull(want).tobytes()
+            shown[len(few) < len(want)] += 1
     assert component_pixels(labels, ids[:0], (0, 0)) == []
+    assert min(shown.values()) > 100
