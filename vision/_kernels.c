@@ -1,4 +1,4 @@
-/* The card reader's C kernels: twenty-two loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: twenty-three loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
  * several calls or a slow pass each, done in one (see vision/native.py, which loads them
  * with the compiled modules, and scripts/build_native.py, which builds them).
@@ -59,6 +59,9 @@
  *   quad_area, quad_sides -- vision.detect.quad_area and quad_sides of a float32 or
  *                float64 quad (the shoelace sum in doubles left to right; hypotf or
  *                hypot of the sides' differences)
+ *   inside_count -- vision.pipeline._share_under's points inside or on a covered card's
+ *                region or the cards found: OpenCV's pointPolygonTest (its float
+ *                branch: float32 differences, their cross product in doubles)
  *   band_steps -- vision.fan.snap_corner's steepest rises of the mean profiles of bands
  *                of a patch (the bands' sums of whole levels: exact in float32 in any
  *                order, as numpy's are)
@@ -1971,6 +1974,74 @@ static PyObject *band_steps(PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
+/* OpenCV's pointPolygonTest(contour, (x, y), False) of a float32 contour of ``total``
+ * points: 1 inside, -1 outside, 0 on it (a vertex, or a side: the cross product of the
+ * float32 differences in doubles is 0), as its float branch works it out edge by edge */
+static int polygon_side(const float *c, Py_ssize_t total, float x, float y) {
+    if (total == 0) return -1;
+    int counter = 0;
+    float vx = c[2 * (total - 1)], vy = c[2 * (total - 1) + 1];
+    for (Py_ssize_t i = 0; i < total; i++) {
+        const float ux = vx, uy = vy;  /* v0 */
+        vx = c[2 * i];
+        vy = c[2 * i + 1];
+        if ((uy <= y && vy <= y) || (uy > y && vy > y) || (ux < x && vx < x)) {
+            if (y == vy && (x == vx || (y == uy && ((ux <= x && x <= vx) || (vx <= x && x <= ux)))))
+                return 0;
+            continue;
+        }
+        double dist = (double)(y - uy) * (double)(vx - ux) - (double)(x - ux) * (double)(vy - uy);
+        if (dist == 0) return 0;
+        if (vy < uy) dist = -dist;
+        counter += dist > 0;
+    }
+    return counter % 2 == 0 ? -1 : 1;
+}
+
+/* inside_count(points, n, contours, sizes, m) -> int
+ * vision.pipeline._share_under's count: of the n points (float64, n x 2; each taken as
+ * float32, as OpenCV takes a point), how many lie inside or on any of the m contours
+ * (float32, one after another; ``sizes``, int32: each one's points), by
+ * pointPolygonTest's rule (polygon_side above). */
+static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (called(nargs, 5, "inside_count(points, n, contours, sizes, m)", args, 0, NULL, NULL) < 0)
+        return NULL;
+    const Py_ssize_t n = PyLong_AsSsize_t(args[1]), m = PyLong_AsSsize_t(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer views[3];
+    PyObject *const arrays[3] = {args[0], args[2], args[3]};
+    static const int writable[3] = {0, 0, 0};
+    if (take_all(arrays, views, writable, 3) < 0) return NULL;
+    const int32_t *sizes = (const int32_t *)views[2].buf;
+    Py_ssize_t total = 0;
+    int fits = n >= 0 && m >= 0 && views[0].len == n * 16 && views[2].len == m * 4;
+    for (Py_ssize_t k = 0; fits && k < m; k++) {
+        fits = sizes[k] >= 0;
+        total += sizes[k];
+    }
+    if (!fits || views[1].len != total * 8) {
+        release_all(views, 3);
+        return wrong_size("inside_count");
+    }
+    const double *points = (const double *)views[0].buf;
+    const float *contours = (const float *)views[1].buf;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const float x = (float)points[2 * i], y = (float)points[2 * i + 1];
+        const float *c = contours;
+        for (Py_ssize_t k = 0; k < m; k++) {
+            if (polygon_side(c, sizes[k], x, y) >= 0) {
+                count++;
+                break;
+            }
+            c += 2 * (Py_ssize_t)sizes[k];
+        }
+    }
+    release_all(views, 3);
+    return PyLong_FromSsize_t(count);
+}
+
 /* a kernel's entry in the module: called with its arguments as they come (vectorcall) */
 #define KERNEL(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
@@ -2026,6 +2097,9 @@ static PyMethodDef methods[] = {
     KERNEL(band_steps,
      "band_steps(grey, rows, cols, spans, n, across, lo, hi): the steepest rise of each "
      "band's mean profile"),
+    KERNEL(inside_count,
+     "inside_count(points, n, contours, sizes, m): how many points lie inside or on any "
+     "of the contours"),
     KERNEL(class_best,
      "class_best(sims, asked, aspects, weight, starts, classes, out): each class's best "
      "similarity less the aspect penalty"),

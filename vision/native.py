@@ -9,7 +9,7 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: twenty-two loops over a
+Built with them is a small C extension, ``vision/_kernels.c``: twenty-three loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
 its top, the labels of connected components, their statistics and a glyph's cut from
@@ -155,6 +155,9 @@ class Kernels(Protocol):
 
     def side_steps(self, grey: NDArray[np.uint8], rows: int, cols: int,
                    quads: NDArray[np.float32], n: int, reach: float) -> float: ...
+
+    def inside_count(self, points: NDArray[np.float64], n: int, contours: NDArray[np.float32],
+                     sizes: NDArray[np.int32], m: int) -> int: ...
 
     def band_steps(self, grey: NDArray[np.uint8], rows: int, cols: int,
                    spans: NDArray[np.int32], n: int, across: int, lo: int, hi: int

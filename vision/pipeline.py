@@ -3295,10 +3295,19 @@ def _share_under(q: np.ndarray, blob: np.ndarray, quads: list[np.ndarray]) -> fl
     them or not."""
     q = np.asarray(q, np.float64).reshape(4, 2)
     u, v = _UNDER_U[:, None], _UNDER_V[:, None]
-    pts = (q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0])
-           + u * v * (q[2] - q[1] - q[3] + q[0])).tolist()
+    spread = (q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0])
+              + u * v * (q[2] - q[1] - q[3] + q[0]))
     outline = blob.reshape(-1, 1, 2).astype(np.float32)
     cards = [np.asarray(c, np.float32).reshape(-1, 1, 2) for c in quads]
+    if _KERNELS is not None:
+        # (in C: pointPolygonTest's rule, thirty-five points by hundreds of sides)
+        shapes = [outline, *cards]
+        inside = _KERNELS.inside_count(
+            np.ascontiguousarray(spread), len(spread),
+            np.concatenate([c.reshape(-1) for c in shapes]),
+            np.array([len(c) for c in shapes], np.int32), len(shapes))
+        return inside / len(spread)
+    pts = spread.tolist()
     under = 0
     for x, y in pts:
         if cv2.pointPolygonTest(outline, (x, y), False) >= 0 or any(

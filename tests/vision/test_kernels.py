@@ -884,6 +884,57 @@ def test_band_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len({c for steps in mine for _, c in steps}) > 1000
 
 
+def test_shares_under_are_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The share of a corner's card lying on its region or on the cards found
+    (``pipeline._share_under``) through the kernel (inside_count): OpenCV's
+    pointPolygonTest counts to the bit -- on the bright regions and card quads of crowded
+    frames, and on random polygons of three to three hundred corners (whole-pixel ones
+    too, with points on their corners and sides: on one counts as inside), no cards,
+    flat and crossed quads."""
+    import frames
+
+    _kernels()
+    rng = np.random.default_rng(43)
+    rec = pipeline.Recognizer()
+    crops = frames.card_crops(rec, realdata.photos("webcam-grey"))
+    cases: list[tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = []
+    for seed in range(3):
+        image = frames.touching_frame(crops, 12, size=(1280, 720), seed=seed)[0]
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        quads = [np.asarray(q, np.float32) for q in
+                 detect.detect_quads(image, pipeline.RecognizerConfig())]
+        assert len(quads) >= 3
+        for blob in sorted(outlines, key=len)[-3:]:
+            for q in quads:
+                moved = q + rng.normal(0, 30, (1, 2)).astype(np.float32)
+                cases.append((moved, blob.reshape(-1, 2).astype(np.float32), quads))
+    for i in range(2000):
+        n = int(rng.integers(3, 300))
+        centre = rng.uniform(0, 400, 2)
+        angles = np.sort(rng.uniform(0, 2 * np.pi, n))
+        radii = rng.uniform(20, 200, n)
+        blob = centre + np.stack([np.cos(angles), np.sin(angles)], axis=1) * radii[:, None]
+        q = centre + rng.normal(0, 80, (4, 2))
+        if i % 3 == 0:  # whole pixels: corners and points meet on sides and corners
+            blob, q = np.round(blob / 10) * 10, np.round(q / 10) * 10
+        if i % 5 == 0:  # a spread point for a corner of the region
+            u, v = pipeline._UNDER_U[i % 35], pipeline._UNDER_V[i % 35]
+            blob[0] = (q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0])
+                       + u * v * (q[2] - q[1] - q[3] + q[0]))
+        cards = [centre + rng.normal(0, 100, (4, 2)) for _ in range(int(rng.integers(0, 4)))]
+        if i % 7 == 0:
+            q[2] = q[1]  # flat
+        cases.append((q, blob.astype(np.float32), [c.astype(np.float32) for c in cards]))
+    mine = [pipeline._share_under(q, blob, quads) for q, blob, quads in cases]
+    monkeypatch.setattr(pipeline, "_KERNELS", None)
+    theirs = [pipeline._share_under(q, blob, quads) for q, blob, quads in cases]
+    assert mine == theirs
+    shares = set(mine)
+    assert len(shares) > 30 and 0.0 in shares and 1.0 in shares
+
+
 def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
     """A kernel given arrays of other sizes than it is told says so (ValueError) and
     touches nothing."""
@@ -1045,6 +1096,13 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.band_steps(grey, 10, 10, spans, 3, 0, 0, 10)
     with pytest.raises(ValueError, match="band_steps"):  # neither rows nor columns
         k.band_steps(grey, 10, 10, spans[:1].copy(), 1, 2, 0, 10)
+    contour, sizes = np.zeros((5, 2), np.float32), np.array([3, 3], np.int32)
+    with pytest.raises(ValueError, match="inside_count"):  # 6 contour points said, 5 given
+        k.inside_count(np.zeros((2, 2)), 2, contour, sizes, 2)
+    with pytest.raises(ValueError, match="inside_count"):  # float32 points
+        k.inside_count(np.zeros((2, 2), np.float32), 2, contour, sizes[:1].copy(), 1)
+    with pytest.raises(ValueError, match="inside_count"):  # a contour of fewer than none
+        k.inside_count(np.zeros((2, 2)), 2, contour, np.array([6, -1], np.int32), 2)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
