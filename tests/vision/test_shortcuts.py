@@ -551,3 +551,28 @@ def test_the_other_way_up_is_read_only_where_the_likelier_way_is_unclear(monkeyp
     assert _CornerWarp(pyr, tall, likely.config, size).likely_ways() == [0]
     assert _CornerWarp(pyr, wide, likely.config, size).likely_ways() == [1]
     assert _CornerWarp(pyr, square, likely.config, size).likely_ways() == [0, 1]
+
+
+def test_a_corner_near_a_card_found_is_told_as_point_by_point() -> None:
+    """A blob's corner already accounted for (``detect._near_any``, nearer than a limit to
+    a corner of the cards found) is told with all the corners at once as one at a time
+    tells it: float32 distances right at the limit too, float64 corners, no corners."""
+    from vision.detect import _near_any
+
+    rng = np.random.default_rng(8)
+    told = {True: 0, False: 0}
+    for i in range(4000):
+        points = rng.uniform(0, 1280, (int(rng.integers(1, 60)), 2)).astype(np.float32)
+        corner = points[int(rng.integers(len(points)))] + rng.normal(0, 20, 2)
+        corner = corner.astype(np.float64 if i % 9 == 0 else np.float32)
+        d = corner - points
+        lengths = [np.hypot(*row) for row in d]
+        limit = float(rng.choice(lengths)) if i % 3 == 0 else float(rng.uniform(1, 40))
+        if i % 5 == 0:  # a hair either side of a distance
+            limit = float(np.nextafter(np.float32(limit), np.float32(rng.choice([0, 1e9]))))
+        want = any(np.hypot(*(corner - s)) < limit for s in points)
+        assert _near_any(corner, [points], limit) == want
+        assert _near_any(corner, list(points), limit) == want
+        told[want] += 1
+    assert min(told.values()) > 1000
+    assert not _near_any(np.zeros(2, np.float32), [], 5.0)
