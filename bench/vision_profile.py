@@ -4,7 +4,8 @@
         [--profile]
 
 Builds 1280x720 table frames from the real photos of shared/data (12 real cards each; a
-second set with 11 cards and one printed QR card of ours; ``--fan`` adds fanned hands,
+second set with 11 cards and one printed QR card of ours; ``--fan`` adds fanned hands and
+rows of 6 cards each covering most of the one before,
 ``--touching`` 12 cards laid touching one another, all one bright region), reads
 each with :class:`vision.identify.FrameReader` on one core and prints, per stage (detect,
 rectify, read corners, pip check, decide, overlaps, qr) and for the whole read, the median
@@ -96,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=8, help="frames per set (seeds 0..N-1)")
     ap.add_argument("--repeats", type=int, default=5, help="timed reads per frame")
-    ap.add_argument("--fan", action="store_true", help="also time fanned hands of 5 cards")
+    ap.add_argument("--fan", action="store_true",
+                    help="also time fanned hands of 5 cards and rows of 6")
     ap.add_argument("--touching", action="store_true",
                     help="also time 12 cards laid touching one another (one bright region)")
     ap.add_argument("--profile", action="store_true", help="cProfile the 12-card set")
@@ -122,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
             (*frames.fan_frame(crops, 5, seed=s, spread=10 + s % 3 * 3), [])
             for s in range(args.frames)
         ]
+        rows = [frames.fan_hand(crops, 6, seed=s, layout="row", jitter=3.0)
+                for s in range(args.frames)]
+        sets["row of 6 (a challenge path)"] = [(row.frame, row.codes, []) for row in rows]
     if args.touching:
         sets["12 real cards touching"] = [
             (*frames.touching_frame(crops, 12, size=(1280, 720), seed=s), [])
