@@ -1849,8 +1849,7 @@ def corner_quads(
     min_edge = 0.06 * card_w
     max_chamfer = 0.16 * card_w
     out: list[np.ndarray] = []
-    if skip and all(s.dtype == np.float32 and s.shape == (2,) for s in skip):
-        skip = [np.array(skip, np.float32)]  # (all at once: see _near_any)
+    found = FoundCorners(skip)
     for i in range(n):
         for span in (0, 1):  # a sharp vertex, or a rounded corner cut into two
             p_in, p0, p1, p_out = ap[i - 1], ap[i], ap[(i + span) % n], ap[(i + span + 1) % n]
@@ -1878,7 +1877,7 @@ def corner_quads(
             corner = p0 if not span else _intersect(p0, a, p1, b)
             if corner is None:
                 continue
-            if _near_any(corner, skip, 0.12 * card_w):
+            if found.near(corner, 0.12 * card_w):
                 continue
             if any(np.hypot(*(corner - q[0])) < 0.12 * card_w for q in out):
                 continue
@@ -1895,20 +1894,27 @@ def corner_quads(
     return out
 
 
-def _near_any(corner: np.ndarray, skip: list[np.ndarray], limit: float) -> bool:
-    """Whether ``corner`` lies nearer than ``limit`` to any point of ``skip``, its distance
-    to each the float hypot of their difference (np.hypot).  ``skip`` may be one array of
-    float32 points (n x 2): their distances in doubles pass over those surely far (a float32
-    hypot is within a unit of its last place of the true length), and only those left are
-    measured as one at a time would be."""
-    if len(skip) == 1 and skip[0].ndim == 2:
-        if corner.dtype != np.float32:
-            return any(np.hypot(*(corner - s)) < limit for s in skip[0])
-        d = corner - skip[0]
+class FoundCorners:
+    """Corners already accounted for (of whole cards found), asked whether a point lies
+    nearer than a limit to one of them, its distance to each the float hypot of their
+    difference (np.hypot), as one at a time would tell it."""
+
+    def __init__(self, points: list[np.ndarray]) -> None:
+        self.points = points
+        # float32 points all at once: their distances in doubles pass over those surely far
+        # (a float32 hypot is within a unit of its last place of the true length), and only
+        # those left are measured one at a time
+        self.flat = (np.array(points, np.float32) if points and all(
+            p.dtype == np.float32 and p.shape == (2,) for p in points) else None)
+
+    def near(self, corner: np.ndarray, limit: float) -> bool:
+        """Whether ``corner`` lies nearer than ``limit`` to any of the points."""
+        if self.flat is None or corner.dtype != np.float32:
+            return any(np.hypot(*(corner - s)) < limit for s in self.points)
+        d = corner - self.flat
         far = np.hypot(d[:, 0].astype(np.float64), d[:, 1].astype(np.float64))
         near = np.flatnonzero(far < limit * (1 + 1e-5)).tolist()
         return any(np.hypot(*d[k]) < limit for k in near)
-    return any(np.hypot(*(corner - s)) < limit for s in skip)
 
 
 def _poly_area(p: np.ndarray) -> float:

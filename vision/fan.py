@@ -114,6 +114,24 @@ def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, 
     return [pts[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
 
 
+def glyph_pairs(stats: np.ndarray, cents: np.ndarray, cfg: RecognizerConfig
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of glyph components (``stats``: x, y, w, h, area; ``cents``: centres) that
+    may be a rank (i) over its suit (j): near enough for their size, of like sizes.  Their
+    i and j, and every centre's offset to every other (n x n x 2, i to j) and its length."""
+    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
+    d = cents[None, :, :] - cents[:, None, :]  # from i (rank) to j (suit)
+    dist = np.hypot(d[..., 0], d[..., 1])
+    ratio = size[None, :] / size[:, None]
+    lo, hi = cfg.fan_pair_distance
+    rlo, rhi = cfg.fan_pair_ratio
+    ok = (dist >= lo * size[:, None]) & (dist <= hi * size[:, None])
+    ok &= (ratio >= rlo) & (ratio <= rhi)
+    np.fill_diagonal(ok, False)
+    ii, jj = np.nonzero(ok)
+    return ii, jj, d, dist
+
+
 def index_poses(
     stats: np.ndarray,
     cents: np.ndarray,
@@ -131,19 +149,9 @@ def index_poses(
     no paper beyond it in ``region`` (the mask of the bright region, whose top-left is at
     ``origin_xy``): an index sits in a corner of the card, and a covered card's corner
     that shows lies on its region's outline."""
-    n = len(stats)
-    if n < 2:
+    if len(stats) < 2:
         return []
-    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
-    d = cents[None, :, :] - cents[:, None, :]  # from i (rank) to j (suit)
-    dist = np.hypot(d[..., 0], d[..., 1])
-    ratio = size[None, :] / size[:, None]
-    lo, hi = cfg.fan_pair_distance
-    rlo, rhi = cfg.fan_pair_ratio
-    ok = (dist >= lo * size[:, None]) & (dist <= hi * size[:, None])
-    ok &= (ratio >= rlo) & (ratio <= rhi)
-    np.fill_diagonal(ok, False)
-    ii, jj = np.nonzero(ok)
+    ii, jj, d, dist = glyph_pairs(stats, cents, cfg)
     if not len(ii):
         return []
     ox, oy = cfg.fan_corner_offset

@@ -660,24 +660,18 @@ def test_a_glyph_placed_in_a_narrower_patch_stays_inside_it() -> None:
 
 
 def _poses_pair_by_pair(stats, cents, pixels, card_h, region, origin_xy, cfg):
-    """index_poses worked one pair of glyphs at a time, as it was written first."""
-    n = len(stats)
-    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
-    d = cents[None, :, :] - cents[:, None, :]
-    dist = np.hypot(d[..., 0], d[..., 1])
-    ratio = size[None, :] / size[:, None]
-    lo, hi = cfg.fan_pair_distance
-    rlo, rhi = cfg.fan_pair_ratio
-    ok = (dist >= lo * size[:, None]) & (dist <= hi * size[:, None])
-    ok &= (ratio >= rlo) & (ratio <= rhi)
-    ok[np.arange(n), np.arange(n)] = False
+    """index_poses worked one pair of glyphs at a time, as it was written first (the pairs
+    chosen as it chooses them)."""
+    from vision.fan import glyph_pairs
+
+    ii, jj, d, dist = glyph_pairs(stats, cents, cfg)
     ox, oy = cfg.fan_corner_offset
     rh, rw = region.shape
     rad = np.radians(np.asarray(cfg.fan_turns, np.float32))
     cos, sin = np.cos(rad)[:, None], np.sin(rad)[:, None]
     probe = np.asarray(cfg.fan_edge_probe, np.float32)[None, :, None]
     out = []
-    for i, j in zip(*np.nonzero(ok), strict=True):
+    for i, j in zip(ii, jj, strict=True):
         axis = d[i, j] / dist[i, j]
         down = np.concatenate([cos * axis[0] - sin * axis[1], sin * axis[0] + cos * axis[1]],
                               axis=1)

@@ -554,10 +554,11 @@ def test_the_other_way_up_is_read_only_where_the_likelier_way_is_unclear(monkeyp
 
 
 def test_a_corner_near_a_card_found_is_told_as_point_by_point() -> None:
-    """A blob's corner already accounted for (``detect._near_any``, nearer than a limit to
-    a corner of the cards found) is told with all the corners at once as one at a time
-    tells it: float32 distances right at the limit too, float64 corners, no corners."""
-    from vision.detect import _near_any
+    """A blob's corner already accounted for (``detect.FoundCorners``, nearer than a limit
+    to a corner of the cards found) is told with all the corners at once as one at a time
+    tells it: float32 distances right at the limit too, float64 corners and points, no
+    corners."""
+    from vision.detect import FoundCorners
 
     rng = np.random.default_rng(8)
     told = {True: 0, False: 0}
@@ -574,8 +575,9 @@ def test_a_corner_near_a_card_found_is_told_as_point_by_point() -> None:
             step = float(np.spacing(np.float32(limit)))
             limit += float(rng.choice([0.25, 0.75])) * step
         want = any(np.hypot(*(corner - s)) < limit for s in points)
-        assert _near_any(corner, [points], limit) == want
-        assert _near_any(corner, list(points), limit) == want
+        assert FoundCorners(list(points)).near(corner, limit) == want
+        assert FoundCorners(list(points.astype(np.float64))).near(corner, limit) == (
+            any(np.hypot(*(corner - s)) < limit for s in points.astype(np.float64)))
         told[want] += 1
     assert min(told.values()) > 1000
-    assert not _near_any(np.zeros(2, np.float32), [], 5.0)
+    assert not FoundCorners([]).near(np.zeros(2, np.float32), 5.0)
