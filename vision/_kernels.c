@@ -1,4 +1,4 @@
-/* The card reader's C kernels: twenty-three loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: twenty-four loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
  * several calls or a slow pass each, done in one (see vision/native.py, which loads them
  * with the compiled modules, and scripts/build_native.py, which builds them).
@@ -62,6 +62,8 @@
  *   inside_count -- vision.pipeline._share_under's points inside or on a covered card's
  *                region or the cards found: OpenCV's pointPolygonTest (its float
  *                branch: float32 differences, their cross product in doubles)
+ *   paper_median -- vision.fan._paper_median: the median colour of a corner patch's
+ *                lightest quarter (numpy's percentile and medians, read off histograms)
  *   band_steps -- vision.fan.snap_corner's steepest rises of the mean profiles of bands
  *                of a patch (the bands' sums of whole levels: exact in float32 in any
  *                order, as numpy's are)
@@ -2042,6 +2044,58 @@ static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t 
     return PyLong_FromSsize_t(count);
 }
 
+/* the k-th smallest (from 0) of the levels counted in ``hist`` (256 counts) */
+static int kth_level(const Py_ssize_t *hist, Py_ssize_t k) {
+    Py_ssize_t seen = 0;
+    for (int v = 0; v < 256; v++) {
+        seen += hist[v];
+        if (seen > k) return v;
+    }
+    return 255;
+}
+
+/* paper_median(bgr, grey, rows, cols) -> (b, g, r)
+ * vision.fan._paper_median: the pixels of ``bgr`` (uint8, rows x cols x 3) whose level in
+ * ``grey`` (uint8, rows x cols) is at least numpy's 75th percentile of the grey levels
+ * (np.percentile, linear between the order statistics at 0.75 (n - 1): a whole level or a
+ * quarter, half or three quarters of the way from one level to the next, so that "at
+ * least" it is "at least the upper level" unless it falls on a level), and np.median of
+ * each channel of them: the middle level, or the two middle ones' sum over two. */
+static PyObject *paper_median(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 4, "paper_median(bgr, grey, rows, cols)", args, 2, &rows, &cols) < 0)
+        return NULL;
+    Py_buffer views[2];
+    static const int writable[2] = {0, 0};
+    if (take_all(args, views, writable, 2) < 0) return NULL;
+    if (rows < 1 || cols < 1 || views[0].len != rows * cols * 3 || views[1].len != rows * cols) {
+        release_all(views, 2);
+        return wrong_size("paper_median");
+    }
+    const uint8_t *bgr = (const uint8_t *)views[0].buf, *grey = (const uint8_t *)views[1].buf;
+    const Py_ssize_t n = rows * cols;
+    Py_ssize_t hist[256] = {0}, chans[3][256] = {{0}};
+    for (Py_ssize_t i = 0; i < n; i++) hist[grey[i]]++;
+    /* 0.75 (n - 1): whole where 4 divides 3 (n - 1) */
+    const Py_ssize_t k = 3 * (n - 1) / 4;
+    const int least = (3 * (n - 1)) % 4 == 0 ? kth_level(hist, k) : kth_level(hist, k + 1);
+    Py_ssize_t m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (grey[i] < least) continue;
+        chans[0][bgr[3 * i]]++;
+        chans[1][bgr[3 * i + 1]]++;
+        chans[2][bgr[3 * i + 2]]++;
+        m++;
+    }
+    double out[3];
+    for (int c = 0; c < 3; c++)
+        out[c] = m % 2 ? (double)kth_level(chans[c], m / 2)
+                       : ((double)kth_level(chans[c], m / 2 - 1) + kth_level(chans[c], m / 2)) / 2.0;
+    release_all(views, 2);
+    return Py_BuildValue("(ddd)", out[0], out[1], out[2]);
+}
+
 /* a kernel's entry in the module: called with its arguments as they come (vectorcall) */
 #define KERNEL(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
@@ -2097,6 +2151,8 @@ static PyMethodDef methods[] = {
     KERNEL(band_steps,
      "band_steps(grey, rows, cols, spans, n, across, lo, hi): the steepest rise of each "
      "band's mean profile"),
+    KERNEL(paper_median,
+     "paper_median(bgr, grey, rows, cols): the median colour of a patch's lightest quarter"),
     KERNEL(inside_count,
      "inside_count(points, n, contours, sizes, m): how many points lie inside or on any "
      "of the contours"),

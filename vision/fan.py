@@ -600,9 +600,7 @@ def blank(patch: np.ndarray, segs: np.ndarray, cfg: RecognizerConfig) -> np.ndar
     ox, oy = cfg.fan_corner_offset
     b = patch.copy()
     if len(segs):
-        gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-        paper = patch[gray >= np.percentile(gray, 75)]
-        colour = tuple(float(c) for c in np.median(paper, axis=0)) if len(paper) else (255.0,) * 3
+        colour = _paper_median(patch, cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY))
         ext = cfg.fan_paint_extend * patch.shape[0]
         for sx0, sy0, sx1, sy1 in segs:
             u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
@@ -614,6 +612,23 @@ def blank(patch: np.ndarray, segs: np.ndarray, cfg: RecognizerConfig) -> np.ndar
     b[:, : max(0, int((ox - cfg.fan_edge_margin) * W))] = 0
     b[: max(0, int((oy - cfg.fan_edge_margin) * H)), :] = 0
     return b
+
+
+def _paper_median(patch: np.ndarray, gray: np.ndarray) -> tuple[float, float, float]:
+    """The median colour (B, G, R) of the paper of a corner patch (BGR uint8, ``gray`` its
+    grey): of its pixels at least as light as three in four of them (numpy's 75th
+    percentile of the grey levels), channel by channel.  With the compiled reader, read off
+    their histograms in C (``paper_median`` in vision/_kernels.c: the same numbers)."""
+    h, w = gray.shape
+    if (_KERNELS is not None and h and w and patch.dtype == np.uint8
+            and gray.dtype == np.uint8 and patch.shape == (h, w, 3)):
+        return _KERNELS.paper_median(np.ascontiguousarray(patch), np.ascontiguousarray(gray),
+                                     h, w)
+    paper = patch[gray >= np.percentile(gray, 75)]
+    if not len(paper):
+        return (255.0, 255.0, 255.0)
+    b, g, r = (float(c) for c in np.median(paper, axis=0))
+    return b, g, r
 
 
 def judge(
@@ -656,9 +671,7 @@ def judge(
     r = rec.decide([read], corners, strict=cfg.fan_hard_factor if hard else cfg.fan_factor)
     if r.card is None or r.confidence < cfg.fan_min_confidence:
         return "margin", None
-    # a straight edge beside the glyphs may have cut one short (a 9 whose right side
-    # another card hides read as a 10): such a corner needs a surer reading
-    cut = _cut_glyphs(patch, read, segs, cfg)
+    placed = None
     if read.rank_mask is not None and read.suit_mask is not None:
         # an upright index has its suit under its rank: one read off to the side is a pip
         # beside it, or the patch turned from the card (snapped onto another card's edges)
@@ -666,6 +679,7 @@ def judge(
         x0, y0, x1, y1 = read.box
         rp = _place(read.rank_mask, ink, x0, x1, y0)
         sp = _place(read.suit_mask, ink, x0, x1, y1 - read.suit_mask.shape[0])
+        placed = (ink, rp, sp)
         dx = float(sp[:, 0].min() + sp[:, 0].max() - rp[:, 0].min() - rp[:, 0].max()) / 2
         dy = float(sp[:, 1].min() + sp[:, 1].max() - rp[:, 1].min() - rp[:, 1].max()) / 2
         if abs(math.degrees(math.atan2(dx, dy))) > cfg.fan_suit_slant:
@@ -675,7 +689,10 @@ def judge(
         why = not_one_index(patch, ink, read, rp, cfg, above=False)
         if why is not None:
             return why, None
-    if cut and r.confidence < cfg.fan_cut_confidence:
+    # a straight edge beside the glyphs may have cut one short (a 9 whose right side
+    # another card hides read as a 10): such a corner needs a surer reading (looked for
+    # only where the reading is less sure than that)
+    if r.confidence < cfg.fan_cut_confidence and _cut_glyphs(patch, read, segs, cfg, placed):
         return "cut", None
     return "read", CardReading(r.card, corners, r.confidence, r.alternatives, True)
 
@@ -780,7 +797,8 @@ def rank_gap(mask: np.ndarray) -> float:
 
 
 def _cut_glyphs(
-    patch: np.ndarray, read: CornerRead, segs: np.ndarray, cfg: RecognizerConfig
+    patch: np.ndarray, read: CornerRead, segs: np.ndarray, cfg: RecognizerConfig,
+    placed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> bool:
     """Whether a long straight edge (a covering card's side; ``segs``, from
     :func:`edge_segments`) runs through the rank's or the suit's box and comes within
@@ -788,7 +806,9 @@ def _cut_glyphs(
     by the card over it and look like another.  The covering card of a tight row or fan
     lies close beside the index, so an edge merely near the glyphs (as
     :func:`~vision.pipeline._edge_crosses` rejects for a whole card's corner), or across
-    a corner of their box with paper between it and the ink, is allowed."""
+    a corner of their box with paper between it and the ink, is allowed.  ``placed``:
+    the patch's ink (:func:`ink_mask`) and where the rank's and the suit's ink lie in it
+    (:func:`_place`), if known."""
     if not len(segs):
         return False
     ph = patch.shape[0]
@@ -799,17 +819,22 @@ def _cut_glyphs(
         return any(cv2.clipLine(rect, (int(a), int(b)), (int(c), int(d)))[0]
                    for a, b, c, d in segs)
     ext = cfg.fan_cut_extend * ph
-    ink = ink_mask(patch, cfg)
-    _, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8, ltype=cv2.CV_16U)
-    # the rank starts the box's top row; the suit ends its bottom row
-    for mask, top in ((read.rank_mask, y0), (read.suit_mask, y1 - read.suit_mask.shape[0])):
-        pts = _place(mask, ink, x0, x1, top)
+    if placed is None:
+        ink = ink_mask(patch, cfg)
+        # the rank starts the box's top row; the suit ends its bottom row
+        placed = (ink, _place(read.rank_mask, ink, x0, x1, y0),
+                  _place(read.suit_mask, ink, x0, x1, y1 - read.suit_mask.shape[0]))
+    ink, rank_at, suit_at = placed
+    n, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8, ltype=cv2.CV_16U)
+    for mask, top, pts in ((read.rank_mask, y0, rank_at),
+                           (read.suit_mask, y1 - read.suit_mask.shape[0], suit_at)):
         # with all the ink joined to the glyph in the patch (a pip it touches, which the
         # reader may have split from it)
-        ids = np.unique(labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)])
-        ids = ids[ids > 0]
-        if len(ids):
-            yy, xx = np.nonzero(np.isin(labels, ids))
+        joined = np.zeros(n, np.bool_)
+        joined[labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)]] = True
+        joined[0] = False
+        if joined.any():
+            yy, xx = np.nonzero(joined[labels])
             pts = np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
         rect = (x0 - pad, top - pad, x1 - x0 + 2 * pad, mask.shape[0] + 2 * pad)
         for sx0, sy0, sx1, sy1 in segs:

@@ -9,11 +9,12 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: twenty-three loops over a
+Built with them is a small C extension, ``vision/_kernels.c``: twenty-four loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
 its top, the labels of connected components, their statistics and a glyph's cut from
-them, the openings by a line, the dents in a suit glyph's sides), the glyph scores (each
+them, the openings by a line, the dents in a suit glyph's sides, the median colour of a corner
+patch's paper), the glyph scores (each
 class's best less the aspect penalty), an outline's points (the lines fitted to a card's
 sides, how much of a quad's outline runs along them) or the cards' quads (their corners
 put in order, their areas and sides' lengths, the step down from their paper at their
@@ -155,6 +156,9 @@ class Kernels(Protocol):
 
     def side_steps(self, grey: NDArray[np.uint8], rows: int, cols: int,
                    quads: NDArray[np.float32], n: int, reach: float) -> float: ...
+
+    def paper_median(self, bgr: NDArray[np.uint8], grey: NDArray[np.uint8], rows: int, cols: int
+                     ) -> tuple[float, float, float]: ...
 
     def inside_count(self, points: NDArray[np.float64], n: int, contours: NDArray[np.float32],
                      sizes: NDArray[np.int32], m: int) -> int: ...

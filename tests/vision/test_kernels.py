@@ -884,6 +884,50 @@ def test_band_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len({c for steps in mine for _, c in steps}) > 1000
 
 
+def test_paper_medians_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The median colour of a corner patch's paper (``fan._paper_median``, the colour a
+    covering card's edge is painted over with) through the kernel (paper_median): numpy's
+    75th percentile of the grey levels and its channel medians of the pixels at least that
+    light, to the bit -- on the corner patches read in crowded frames, on pieces of the
+    photos and random pictures of every size (an odd and an even count of paper pixels,
+    a percentile falling on a level and between two), few levels (ties), and grey levels
+    of their own beside the colours."""
+    import frames
+
+    from vision import fan
+
+    _kernels()
+    rng = np.random.default_rng(47)
+    patches: list[np.ndarray] = []
+    real = fan._paper_median
+
+    def kept(patch: np.ndarray, gray: np.ndarray) -> tuple[float, float, float]:
+        patches.append(patch)
+        return real(patch, gray)
+
+    monkeypatch.setattr(fan, "_paper_median", kept)
+    rec = pipeline.Recognizer()
+    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
+    rec.read(frames.fan_hand(crops, 6, seed=1, layout="row", jitter=3.0).frame)
+    monkeypatch.setattr(fan, "_paper_median", real)
+    assert len(patches) >= 5
+    cases = [(p, cv2.cvtColor(p, cv2.COLOR_BGR2GRAY)) for p in patches]
+    for i, pic in enumerate(_pictures(1500, seed=47)):
+        if i % 4 == 1:
+            pic = (pic // 85 * 85).astype(np.uint8)  # four levels: many ties
+        grey = (cv2.cvtColor(pic, cv2.COLOR_BGR2GRAY) if i % 3 else
+                rng.integers(0, 256, pic.shape[:2]).astype(np.uint8))
+        cases.append((pic, grey))
+    mine = [fan._paper_median(p, g) for p, g in cases]
+    monkeypatch.setattr(fan, "_KERNELS", None)
+    theirs = [fan._paper_median(p, g) for p, g in cases]
+    assert mine == theirs
+    assert all(type(c) is float for colour in mine for c in colour)
+    # (halves: an even count of paper pixels whose two middle levels differ)
+    assert sum(1 for colour in mine if any(c % 1 for c in colour)) > 100
+    assert len({c for colour in mine for c in colour}) > 300
+
+
 def test_shares_under_are_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The share of a corner's card lying on its region or on the cards found
     (``pipeline._share_under``) through the kernel (inside_count): OpenCV's
@@ -1103,6 +1147,13 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.inside_count(np.zeros((2, 2), np.float32), 2, contour, sizes[:1].copy(), 1)
     with pytest.raises(ValueError, match="inside_count"):  # a contour of fewer than none
         k.inside_count(np.zeros((2, 2)), 2, contour, np.array([6, -1], np.int32), 2)
+    bgr = np.zeros((10, 10, 3), np.uint8)
+    with pytest.raises(ValueError, match="paper_median"):  # grey of another size
+        k.paper_median(bgr, grey[:9].copy(), 10, 10)
+    with pytest.raises(ValueError, match="paper_median"):  # one channel given for three
+        k.paper_median(grey, grey, 10, 10)
+    with pytest.raises(ValueError, match="paper_median"):  # a patch of nothing
+        k.paper_median(bgr[:0].copy(), grey[:0].copy(), 0, 10)
     with pytest.raises(TypeError):
         k.level(grey, 10, 10)  # type: ignore[call-arg]
 
