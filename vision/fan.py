@@ -747,11 +747,16 @@ def two_inks(patch: np.ndarray, ink: np.ndarray, read: CornerRead, at: np.ndarra
     if at is None:
         x0, y0, x1, _ = read.box
         at = _place(read.rank_mask, ink, x0, x1, y0)
-    paper = patch[~ink]
-    if len(paper) < 10 or not len(at):
+    count = ink.size - int(np.count_nonzero(ink))
+    if count < 10 or not len(at):
         return False
+    # the paper's mean colour: the whole patch's sums of levels less the ink's, over the
+    # paper's count (sums of whole levels, exact in doubles: numpy's mean of the paper's
+    # pixels to the bit, without gathering them)
+    inky = cv2.bitwise_and(patch, patch, mask=ink.view(np.uint8))
+    paper = (np.array(cv2.sumElems(patch)[:3]) - np.array(cv2.sumElems(inky)[:3])) / count
     xs, ys = at[:, 0].astype(np.intp), at[:, 1].astype(np.intp)
-    b, g, r = (patch[ys, xs].mean(axis=0) + 1.0) / (paper.mean(axis=0) + 1.0)
+    b, g, r = (patch[ys, xs].mean(axis=0) + 1.0) / (paper + 1.0)
     rank_red = float(r - max(b, g))
     suit_red = read.redness
     return bool((rank_red > cfg.red_threshold and suit_red < cfg.black_threshold)
@@ -856,7 +861,8 @@ def _cut_glyphs(
 def ink_mask(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:
     """The patch's ink as the index reader finds it (darker than its paper)."""
     v = _ink_channel(patch)
-    paper = float(np.percentile(v[::2, ::2], cfg.paper_percentile))
+    # (numpy's percentile, to the bit, read off the levels' histogram)
+    paper = _percentile_linear(v[::2, ::2].ravel(), cfg.paper_percentile)
     return np.asarray(v < min(paper * cfg.ink_ratio, paper - cfg.ink_min_contrast), np.bool_)
 
 
@@ -918,5 +924,6 @@ from vision.pipeline import (  # noqa: E402  (the pipeline imports this module)
     _canonical_rect,
     _card_height,
     _ink_channel,
+    _percentile_linear,
     _Pyramid,
 )

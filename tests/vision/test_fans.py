@@ -830,3 +830,133 @@ def test_each_glyphs_pixels_gathered_in_one_pass_are_its_own_in_row_order() -> N
             shown[len(few) < len(want)] += 1
     assert component_pixels(labels, ids[:0], (0, 0)) == []
     assert min(shown.values()) > 100
+
+
+def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The looks at a covered corner's patch, made without gathering pixels, give what the
+    plain numpy reckoning gives, on the corners read in a row of cards and on random
+    patches: the ink (``ink_mask``: numpy's 80th percentile of the ink channel), whether
+    rank and suit are in two inks (``two_inks``: the paper's mean colour, numpy's mean of
+    the pixels off the ink, for the patch's ink and for random, empty and nearly full
+    ones), and whether an edge cuts a glyph (``_cut_glyphs``: the same whether judge
+    hands it the ink and the glyphs' places or it finds them, and the same as the ink
+    joined to the glyphs found with numpy's isin)."""
+    import math
+
+    import cv2
+    import frames
+
+    from vision import fan
+    from vision.pipeline import _ink_channel
+
+    cfg = RecognizerConfig()
+    seen: list[tuple] = []
+    real = fan.judge
+
+    def kept(rec, p, patch, read, segs, c=None):
+        seen.append((patch, read, segs, c or cfg))
+        return real(rec, p, patch, read, segs, c)
+
+    monkeypatch.setattr(fan, "judge", kept)
+    rec = Recognizer()
+    for seed in range(3):
+        rec.read(frames.fan_hand(crops, 6, seed=seed, layout="row", jitter=3.0).frame)
+    monkeypatch.setattr(fan, "judge", real)
+    corners = [(p, r, s, c) for p, r, s, c in seen if r is not None and r.rank_mask is not None
+               and r.suit_mask is not None]
+    assert len(corners) >= 10
+
+    def ink_ref(patch, c):
+        v = _ink_channel(patch)
+        paper = float(np.percentile(v[::2, ::2], c.paper_percentile))
+        return v < min(paper * c.ink_ratio, paper - c.ink_min_contrast)
+
+    rng = np.random.default_rng(53)
+    pictures = [p for p, _, _, _ in seen] + [
+        rng.integers(0, int(rng.integers(1, 257)), (int(h), int(w), 3)).astype(np.uint8)
+        for h, w in rng.integers(1, 80, (400, 2))]
+    for pic in pictures:
+        assert np.array_equal(fan.ink_mask(pic, cfg), ink_ref(pic, cfg)), pic.shape
+
+    def two_inks_ref(patch, ink, read, c):
+        x0, y0, x1, _ = read.box
+        at = _place(read.rank_mask, ink, x0, x1, y0)
+        paper = patch[~ink]
+        if len(paper) < 10 or not len(at):
+            return False
+        xs, ys = at[:, 0].astype(np.intp), at[:, 1].astype(np.intp)
+        b, g, r = (patch[ys, xs].mean(axis=0) + 1.0) / (paper.mean(axis=0) + 1.0)
+        rank_red = float(r - max(b, g))
+        return ((rank_red > c.red_threshold and read.redness < c.black_threshold)
+                or (rank_red < c.black_threshold and read.redness > c.red_threshold))
+
+    answers = []
+    for patch, read, _, c in corners:
+        ink = fan.ink_mask(patch, c)
+        for mask in (ink, rng.random(ink.shape) < 0.3, np.zeros_like(ink),
+                     rng.random(ink.shape) < 0.9995):
+            got = fan.two_inks(patch, mask, read, None, c)
+            assert got == two_inks_ref(patch, mask, read, c)
+            answers.append(got)
+        # the reds weighed exactly: a threshold at the very ratio met is met as numpy's
+        x0, y0, x1, _ = read.box
+        at = _place(read.rank_mask, ink, x0, x1, y0)
+        xs, ys = at[:, 0].astype(np.intp), at[:, 1].astype(np.intp)
+        b, g, r = (patch[ys, xs].mean(axis=0) + 1.0) / (patch[~ink].mean(axis=0) + 1.0)
+        rank_red = float(r - max(b, g))
+        fields = {f: getattr(c, f) for f in c.__dataclass_fields__}
+        black = read.redness + 1.0  # the suit black
+        below = c.__class__(**{**fields, "red_threshold": math.nextafter(rank_red, -1.0),
+                               "black_threshold": black})
+        at_it = c.__class__(**{**fields, "red_threshold": rank_red, "black_threshold": black})
+        assert fan.two_inks(patch, ink, read, None, below)
+        assert fan.two_inks(patch, ink, read, None, at_it) == (rank_red < black
+                                                               and read.redness > rank_red)
+    assert not all(answers)
+
+    def cut_ref(patch, read, segs, c, ink):
+        # _cut_glyphs with the joined ink found by numpy's isin
+        _, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8,
+                                            ltype=cv2.CV_16U)
+        x0, y0, x1, y1 = read.box
+        pad, ext = c.fan_edge_pad, c.fan_cut_extend * patch.shape[0]
+        for mask, top in ((read.rank_mask, y0), (read.suit_mask, y1 - read.suit_mask.shape[0])):
+            pts = _place(mask, ink, x0, x1, top)
+            ids = np.unique(labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)])
+            ids = ids[ids > 0]
+            if len(ids):
+                yy, xx = np.nonzero(np.isin(labels, ids))
+                pts = np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
+            rect = (x0 - pad, top - pad, x1 - x0 + 2 * pad, mask.shape[0] + 2 * pad)
+            for sx0, sy0, sx1, sy1 in segs:
+                u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
+                u /= max(1e-6, float(np.hypot(*u)))
+                ea, eb = np.array([sx0, sy0]) - ext * u, np.array([sx1, sy1]) + ext * u
+                if not cv2.clipLine(rect, (int(ea[0]), int(ea[1])),
+                                    (int(eb[0]), int(eb[1])))[0]:
+                    continue
+                dist = np.abs((pts[:, 0] - sx0) * u[1] - (pts[:, 1] - sy0) * u[0])
+                if float(dist.min()) < c.fan_cut_clear:
+                    return True
+        return False
+
+    cuts = []
+    for patch, read, segs, c in corners:
+        if not len(segs):
+            continue
+        for clear in (c.fan_cut_clear, 6.0):
+            cc = c.__class__(**{**{f: getattr(c, f) for f in c.__dataclass_fields__},
+                                "fan_cut_clear": clear})
+            ink = fan.ink_mask(patch, cc)
+            assert fan._cut_glyphs(patch, read, segs, cc) == cut_ref(patch, read, segs, cc, ink)
+            # and with the ink thinned, the glyphs placed on it partly off it (on the
+            # paper, no ink joined to them)
+            thin = cv2.erode(ink.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+            for given in (ink, thin):
+                x0, y0, x1, y1 = read.box
+                placed = (given, _place(read.rank_mask, given, x0, x1, y0),
+                          _place(read.suit_mask, given, x0, x1, y1 - read.suit_mask.shape[0]))
+                want = cut_ref(patch, read, segs, cc, given)
+                assert fan._cut_glyphs(patch, read, segs, cc, placed) == want
+                cuts.append(want)
+    assert any(cuts) and not all(cuts)
