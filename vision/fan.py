@@ -253,6 +253,20 @@ def band_steps(
                   lo, hi) for a, b in spans]
 
 
+def warp_part(img: np.ndarray, m: np.ndarray, size: tuple[int, int], whole: tuple[int, int]
+              ) -> np.ndarray:
+    """The top-left part, at least ``size`` (columns, rows), of the patch ``whole`` (its
+    columns and rows) of ``img`` warped by ``m`` (linear, the border replicated): the
+    whole patch's very pixels.  OpenCV warps each row alone, and the columns of a row in
+    runs of 16 (the rest one by one, which may round a coordinate otherwise): the part is
+    as wide as whole runs of 16 reach, or as the patch."""
+    w = -(-size[0] // 16) * 16
+    cols = whole[0] if w >= whole[0] else w
+    return np.asarray(cv2.warpPerspective(img, m, (cols, min(whole[1], size[1])),
+                                          flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE))
+
+
 def snap_corner(
     img: np.ndarray, quad: np.ndarray, cfg: RecognizerConfig, turns: int | None = None
 ) -> np.ndarray | None:
@@ -275,11 +289,11 @@ def snap_corner(
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), rect)
     if img.ndim == 3:
         img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    g = cv2.warpPerspective(img, m, (pw, ph), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE)
     reach = int(cfg.fan_snap_reach * H)
-    # left edge: columns' mean over two bands of rows beside the index
+    # left edge: columns' mean over two bands of rows beside the index (looked for first,
+    # on the patch's part that holds them: three in five poses show none)
     rows = ((my + int(0.06 * H), my + int(0.14 * H)), (my + int(0.14 * H), my + int(0.24 * H)))
+    g = warp_part(img, m, (mx + reach + 3, rows[1][1]), (pw, ph))
     lefts = band_steps(g, rows, 0, mx - reach, mx + reach)
     if min(c for _, c in lefts) < cfg.fan_side_contrast:
         return None
@@ -289,8 +303,11 @@ def snap_corner(
     lean: float | None = None
     # top edge: rows' mean over two bands of columns above the index; where the pair
     # nearest the corner finds it bent, the next pairs (further along it) in turn
-    for a0, a1, b0, b1 in cfg.fan_snap_bands:
-        bands = ((mx + int(a0 * W), mx + int(a1 * W)), (mx + int(b0 * W), mx + int(b1 * W)))
+    pairs = [((mx + int(a0 * W), mx + int(a1 * W)), (mx + int(b0 * W), mx + int(b1 * W)))
+             for a0, a1, b0, b1 in cfg.fan_snap_bands]
+    g = warp_part(img, m, (max([b for pair in pairs for _, b in pair], default=1),
+                           my + reach + 3), (pw, ph))
+    for bands in pairs:
         tops = band_steps(g, bands, 1, my - reach, my + reach)
         if min(c for _, c in tops) < cfg.fan_edge_contrast:
             break

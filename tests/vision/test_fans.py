@@ -960,3 +960,47 @@ def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch
                 assert fan._cut_glyphs(patch, read, segs, cc, placed) == want
                 cuts.append(want)
     assert any(cuts) and not all(cuts)
+
+
+def test_a_warped_part_is_the_whole_patchs(crops, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``warp_part`` (a covered corner's edges looked for on only the part of its patch
+    that holds them) gives the whole patch's very pixels: OpenCV's for the whole patch,
+    cut to the part -- for the poses snapped in rows and fans, and for random quads,
+    patches and parts of every size (one pixel to the whole)."""
+    import cv2
+    import frames
+
+    from vision import fan
+
+    asked: list[tuple] = []
+    real = fan.warp_part
+
+    def kept(img, m, size, whole):
+        asked.append((img, m, size, whole))
+        return real(img, m, size, whole)
+
+    monkeypatch.setattr(fan, "warp_part", kept)
+    rec = Recognizer()
+    rec.read(frames.fan_hand(crops, 6, seed=2, layout="row", jitter=3.0).frame)
+    rec.read(frames.fan_frame(crops, 5, seed=1)[0])
+    monkeypatch.setattr(fan, "warp_part", real)
+    assert len(asked) >= 100 and {a[2][1] for a in asked} >= {41, 112}
+    rng = np.random.default_rng(59)
+    img = asked[0][0]
+    for _ in range(3000):
+        w, h = (int(v) for v in rng.integers(1, 200, 2))
+        centre = rng.uniform(0, min(img.shape[:2]) - 1, 2)
+        quad = (centre + rng.normal(0, 60, (4, 2))).astype(np.float32)
+        m = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+        size = (int(rng.integers(1, w + 1)), int(rng.integers(1, h + 1)))
+        asked.append((img, m, size, (w, h)))
+    cut = 0
+    for img, m, size, whole in asked:
+        part = fan.warp_part(img, m, size, whole)
+        full = cv2.warpPerspective(img, m, whole, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        ph, pw = part.shape[:2]
+        assert pw >= size[0] and ph >= size[1]
+        assert np.array_equal(part, full[:ph, :pw]), (size, whole)
+        cut += pw < whole[0]
+    assert cut > 1000  # (narrower than the patch, as well as shorter)
