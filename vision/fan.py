@@ -390,11 +390,18 @@ class IndexCorners:
 
     def hold(self, point: tuple[float, float]) -> bool:
         """Whether ``point`` lies in any of the index corners."""
-        if not len(self.axes):
-            return False
-        uv = np.linalg.solve(self.axes, (np.array(point, np.float64) - self.origins)[..., None])
-        u, v = uv[:, 0, 0], uv[:, 1, 0]
-        return bool(np.any((-0.05 < u) & (u < 0.3) & (-0.05 < v) & (v < 0.3)))
+        return bool(self.hold_all(np.array([point], np.float64))[0])
+
+    def hold_all(self, points: np.ndarray) -> np.ndarray:
+        """Whether each of ``points`` (n x 2) lies in any of the index corners (one solve
+        for every point and card: each the same as alone)."""
+        points = np.asarray(points, np.float64).reshape(-1, 2)
+        if not len(self.axes) or not len(points):
+            return np.zeros(len(points), np.bool_)
+        uv = np.linalg.solve(self.axes[None],
+                             (points[:, None, :] - self.origins[None])[..., None])
+        u, v = uv[..., 0, 0], uv[..., 1, 0]
+        return np.asarray(np.any((-0.05 < u) & (u < 0.3) & (-0.05 < v) & (v < 0.3), axis=1))
 
 
 def card_height_from(quads: list[np.ndarray]) -> float | None:
@@ -529,9 +536,11 @@ def _covered(
         stats[:, 1] += y0
         cents = (cents + (x0, y0)).astype(np.float32)
         sized = ch * s if card_h is not None or by_region else None
-        for p in index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg):
-            rank = (p.rank[0] / s, p.rank[1] / s)
-            if any(inside(rank, q) for q in whole) or indexes.hold(rank):
+        found = index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg)
+        ranks = [(p.rank[0] / s, p.rank[1] / s) for p in found]
+        held = indexes.hold_all(np.array(ranks, np.float64)).tolist()
+        for p, rank, known in zip(found, ranks, held, strict=True):
+            if known or any(inside(rank, q) for q in whole):
                 continue  # the index of a card read already
             poses.append(IndexPose(p.quad / s, rank, tuple(q / s for q in p.turned)))
     if not poses:

@@ -763,9 +763,9 @@ def _in_one_index(point, quad) -> bool:
 
 
 def test_a_point_is_in_an_index_corner_of_the_cards_asked_together_as_of_each_alone() -> None:
-    """IndexCorners asks every card at once (one solve for them all); each card asked alone
-    answers the same, for cards of any pose, a flat quad among them, and points on, near
-    and off their index corners."""
+    """IndexCorners asks every card at once (one solve for them all, and for every point
+    with hold_all); each card asked alone answers the same, for cards of any pose, a flat
+    quad among them, and points on, near and off their index corners."""
     from vision.fan import IndexCorners
 
     rng = np.random.default_rng(3)
@@ -785,11 +785,18 @@ def test_a_point_is_in_an_index_corner_of_the_cards_asked_together_as_of_each_al
         q = quads[k].astype(np.float64)
         u, v = rng.uniform(-0.1, 0.35, 2)
         near = q[0] + u * (q[1] - q[0]) + v * (q[3] - q[0])
-        for point in (tuple(near), tuple(rng.uniform(0, 800, 2)), tuple(map(float, q[0]))):
+        points = (tuple(near), tuple(rng.uniform(0, 800, 2)), tuple(map(float, q[0])))
+        wants = []
+        for point in points:
             want = any(_in_one_index(point, quad) for quad in quads)
             assert IndexCorners(quads).hold(point) == want
             answers[want] += 1
+            wants.append(want)
+        # every point asked at once too (the poses of a region are)
+        assert IndexCorners(quads).hold_all(np.array(points)).tolist() == wants
     assert min(answers.values()) > 500
+    assert IndexCorners(quads).hold_all(np.zeros((0, 2))).tolist() == []
+    assert IndexCorners([]).hold_all(np.ones((3, 2))).tolist() == [False] * 3
 
 
 def test_each_glyphs_pixels_gathered_in_one_pass_are_its_own_in_row_order() -> None:
