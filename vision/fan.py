@@ -536,10 +536,10 @@ def _covered(
         stats[:, 1] += y0
         cents = (cents + (x0, y0)).astype(np.float32)
         sized = ch * s if card_h is not None or by_region else None
-        found = index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg)
-        ranks = [(p.rank[0] / s, p.rank[1] / s) for p in found]
+        made = index_poses(stats, cents, pixels, sized, region, (x0, y0), cfg)
+        ranks = [(p.rank[0] / s, p.rank[1] / s) for p in made]
         held = indexes.hold_all(np.array(ranks, np.float64)).tolist()
-        for p, rank, known in zip(found, ranks, held, strict=True):
+        for p, rank, known in zip(made, ranks, held, strict=True):
             if known or any(inside(rank, q) for q in whole):
                 continue  # the index of a card read already
             poses.append(IndexPose(p.quad / s, rank, tuple(q / s for q in p.turned)))
