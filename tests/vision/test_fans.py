@@ -1011,3 +1011,53 @@ def test_a_warped_part_is_the_whole_patchs(crops, monkeypatch: pytest.MonkeyPatc
         assert np.array_equal(part, full[:ph, :pw]), (size, whole)
         cut += pw < whole[0]
     assert cut > 1000  # (narrower than the patch, as well as shorter)
+
+
+def test_glyph_ink_looked_up_is_the_float32_working() -> None:
+    """The covered corners' glyph ink (``ink_components``) found with a table of each paper
+    level's limit gives the components the float32 working gives (darker than the paper's
+    level times ink_ratio and less ink_min_contrast, where it is over 60): on pieces of the
+    photos and random pictures, with the reader's limits, random ones, and limits past
+    the lightest level (no table: the float32 working itself)."""
+    from dataclasses import replace
+
+    import cv2
+
+    from vision import fan
+
+    rng = np.random.default_rng(61)
+    photos = [cv2.imread(str(p.path), cv2.IMREAD_GRAYSCALE)
+              for p in realdata.photos("phone-scenes")[:4]]
+    cases = 0
+    for i in range(400):
+        cfg = RecognizerConfig()
+        if i % 3 == 1:
+            cfg = replace(cfg, ink_ratio=float(rng.uniform(0.3, 0.99)),
+                          ink_min_contrast=float(rng.uniform(0, 60)))
+        elif i % 10 == 2:
+            # limits past 255: the float32 working
+            cfg = replace(cfg, ink_ratio=1.2, ink_min_contrast=-10.0)
+        h, w = (int(x) for x in rng.integers(1, 150, 2))
+        if i % 2:
+            v = rng.integers(0, 256, (h, w)).astype(np.uint8)
+        else:
+            img = photos[i % len(photos)]
+            y, x = int(rng.integers(0, img.shape[0] - h)), int(rng.integers(0, img.shape[1] - w))
+            v = np.ascontiguousarray(img[y:y + h, x:x + w])
+        region = (rng.random((h, w)) < 0.9).astype(np.uint8)
+        glyph_px = float(rng.uniform(2, 30))
+        k = max(3, int(round(1.6 * glyph_px)) | 1)
+        paper = cv2.dilate(v, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        pf = paper.astype(np.float32)
+        ink = (v.astype(np.float32) < np.minimum(pf * cfg.ink_ratio, pf - cfg.ink_min_contrast))
+        ink &= paper > 60
+        want = cv2.connectedComponentsWithStats(ink.view(np.uint8) & region, connectivity=8,
+                                                ltype=cv2.CV_16U)
+        stats, cents, labels, ids = fan.ink_components(v, region, glyph_px, (0.0, 1e9), cfg)
+        assert np.array_equal(labels, want[1]), (i, v.shape)
+        assert np.array_equal(stats, want[2][ids]) and np.array_equal(cents, want[3][ids])
+        cases += len(ids) > 0
+    assert cases > 200
+    assert fan._ink_limits(1.2, -10.0) is None
+    limits = fan._ink_limits(0.68, 28.0)
+    assert limits is not None and limits[60] == 0 and limits[61] == 33 and limits[255] == 174
