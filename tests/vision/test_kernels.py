@@ -832,7 +832,7 @@ def test_quad_areas_and_sides_are_the_sources(monkeypatch: pytest.MonkeyPatch) -
 def test_band_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     """The steepest rise of each band's mean profile (``fan.band_steps``, a covered card's
     edges looked for beside its index) through the kernel (band_steps): the sources' place
-    and float32 rise to the bit -- on the patches a fan's poses are snapped on, and on
+    and float32 rise to the bit -- on the bands a fan's poses are snapped by, and on
     random and flat patches of every size, bands of one row or column to all of them,
     rows and columns, windows reaching past either end of the profile or holding
     nothing (ties between equal rises go to the first)."""
@@ -842,25 +842,20 @@ def test_band_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
 
     _kernels()
     rng = np.random.default_rng(41)
-    patches = []
-    real = cv2.warpPerspective
+    cases: list[tuple] = []  # (patch, spans, across, lo, hi)
+    real = fan.band_steps
 
-    def kept(*args, **kwargs):
-        out = real(*args, **kwargs)
-        patches.append(out)
-        return out
+    def kept(*args):
+        cases.append(args)
+        return real(*args)
 
-    monkeypatch.setattr(fan.cv2, "warpPerspective", kept)
+    monkeypatch.setattr(fan, "band_steps", kept)
     rec = pipeline.Recognizer()
     crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
     rec.read(frames.fan_frame(crops, 5, seed=2)[0])
-    monkeypatch.setattr(fan.cv2, "warpPerspective", real)
-    patches = [p for p in patches if p.ndim == 2][:60]
-    assert len(patches) >= 20
-    cases = []
-    for p in patches:
-        cases.append((p, ((49, 77), (77, 112)), 0, 11, 31))
-        cases.append((p, ((25, 42), (45, 62)), 1, 18, 38))
+    monkeypatch.setattr(fan, "band_steps", real)
+    cases = cases[:120]
+    assert len(cases) >= 40 and {across for _, _, across, _, _ in cases} == {0, 1}
     for i in range(3000):
         h, w = (int(v) for v in rng.integers(1, 160, 2))
         patch = (rng.integers(0, 256, (h, w)) if i % 5 else
