@@ -27,7 +27,6 @@ from its index corner at the 63 x 88 mm card shape (:class:`~vision.pipeline.Car
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -72,18 +71,10 @@ def ink_components(
     # the paper's level around each pixel: the brightest nearby (a glyph is narrower
     # than the window, so its own ink does not count)
     paper = cv2.dilate(v, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    # ink: darker than the paper's level by ink_ratio and ink_min_contrast (float32) where
-    # that level is over 60; a level below a whole-numbered limit is below its ceiling,
-    # so each paper level's limit is a whole level, looked up (the same pixels)
-    limit = _ink_limits(cfg.ink_ratio, cfg.ink_min_contrast)
-    if limit is not None:
-        below = cv2.compare(v, cv2.LUT(paper, limit), cv2.CMP_LT)
-        mask = np.asarray(cv2.bitwise_and(below, region))
-    else:
-        pf = paper.astype(np.float32)
-        ink = v.astype(np.float32) < np.minimum(pf * cfg.ink_ratio, pf - cfg.ink_min_contrast)
-        ink &= paper > 60
-        mask = ink.view(np.uint8) & region
+    pf = paper.astype(np.float32)
+    ink = (v.astype(np.float32) < np.minimum(pf * cfg.ink_ratio, pf - cfg.ink_min_contrast))
+    ink &= paper > 60
+    mask = ink.view(np.uint8) & region
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8,
                                                                ltype=cv2.CV_16U)
     lo, hi = span
@@ -94,20 +85,6 @@ def ink_components(
     keep[0] = False
     ids = np.nonzero(keep)[0]
     return stats[keep], cents[keep], labels, ids
-
-
-@functools.lru_cache(maxsize=8)
-def _ink_limits(ratio: float, contrast: float) -> np.ndarray | None:
-    """For each paper level p (0 to 255), the least whole level that is not ink on it:
-    levels below it are below min(p * ratio, p - contrast) in float32 (0 where p is 60 or
-    less: no ink on so dark a paper); None where a limit would pass 255 (a ratio over 1)."""
-    p = np.arange(256, dtype=np.float32)
-    cut = np.ceil(np.minimum(p * ratio, p - contrast))
-    if float(cut.max()) > 255:
-        return None
-    cut = np.clip(cut, 0, 255)
-    cut[p <= 60] = 0
-    return np.asarray(cut, np.uint8)
 
 
 def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, int],
