@@ -857,16 +857,11 @@ def _cut_glyphs(
                   _place(read.suit_mask, ink, x0, x1, y1 - read.suit_mask.shape[0]))
     ink, rank_at, suit_at = placed
     n, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8, ltype=cv2.CV_16U)
-    for mask, top, pts in ((read.rank_mask, y0, rank_at),
-                           (read.suit_mask, y1 - read.suit_mask.shape[0], suit_at)):
+    for mask, top, at in ((read.rank_mask, y0, rank_at),
+                          (read.suit_mask, y1 - read.suit_mask.shape[0], suit_at)):
         # with all the ink joined to the glyph in the patch (a pip it touches, which the
         # reader may have split from it)
-        joined = np.zeros(n, np.bool_)
-        joined[labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)]] = True
-        joined[0] = False
-        if joined.any():
-            yy, xx = np.nonzero(joined[labels])
-            pts = np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
+        pts = _with_joined(at, labels, n)
         rect = (x0 - pad, top - pad, x1 - x0 + 2 * pad, mask.shape[0] + 2 * pad)
         for sx0, sy0, sx1, sy1 in segs:
             u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
@@ -882,6 +877,19 @@ def _cut_glyphs(
             if float(dist.min()) < cfg.fan_cut_clear:
                 return True
     return False
+
+
+def _with_joined(pts: np.ndarray, labels: np.ndarray, n: int) -> np.ndarray:
+    """``pts`` (x, y, float32: a glyph's ink in a patch) and after them the pixels of every
+    component of ``labels`` (``n`` labels, 0 the paper) that one of them lies on, in the
+    rows' order."""
+    joined = np.zeros(n, np.bool_)
+    joined[labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)]] = True
+    joined[0] = False
+    if not joined.any():
+        return pts
+    yy, xx = np.nonzero(joined[labels])
+    return np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
 
 
 def ink_mask(patch: np.ndarray, cfg: RecognizerConfig) -> np.ndarray:

@@ -845,9 +845,9 @@ def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch
     patches: the ink (``ink_mask``: numpy's 80th percentile of the ink channel), whether
     rank and suit are in two inks (``two_inks``: the paper's mean colour, numpy's mean of
     the pixels off the ink, for the patch's ink and for random, empty and nearly full
-    ones), and whether an edge cuts a glyph (``_cut_glyphs``: the same whether judge
-    hands it the ink and the glyphs' places or it finds them, and the same as the ink
-    joined to the glyphs found with numpy's isin)."""
+    ones), the ink joined to a glyph's (``_with_joined``: as numpy's isin of the labels
+    under it finds it), and whether an edge cuts a glyph (``_cut_glyphs``: the same
+    whether judge hands it the ink and the glyphs' places or it finds them)."""
     import math
 
     import cv2
@@ -921,32 +921,31 @@ def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch
                                                                and read.redness > rank_red)
     assert not all(answers)
 
-    def cut_ref(patch, read, segs, c, ink):
-        # _cut_glyphs with the joined ink found by numpy's isin
-        _, labels = cv2.connectedComponents(ink.view(np.uint8), connectivity=8,
-                                            ltype=cv2.CV_16U)
-        x0, y0, x1, y1 = read.box
-        pad, ext = c.fan_edge_pad, c.fan_cut_extend * patch.shape[0]
-        for mask, top in ((read.rank_mask, y0), (read.suit_mask, y1 - read.suit_mask.shape[0])):
-            pts = _place(mask, ink, x0, x1, top)
-            ids = np.unique(labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)])
-            ids = ids[ids > 0]
-            if len(ids):
-                yy, xx = np.nonzero(np.isin(labels, ids))
-                pts = np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
-            rect = (x0 - pad, top - pad, x1 - x0 + 2 * pad, mask.shape[0] + 2 * pad)
-            for sx0, sy0, sx1, sy1 in segs:
-                u = np.array([sx1 - sx0, sy1 - sy0], np.float32)
-                u /= max(1e-6, float(np.hypot(*u)))
-                ea, eb = np.array([sx0, sy0]) - ext * u, np.array([sx1, sy1]) + ext * u
-                if not cv2.clipLine(rect, (int(ea[0]), int(ea[1])),
-                                    (int(eb[0]), int(eb[1])))[0]:
-                    continue
-                dist = np.abs((pts[:, 0] - sx0) * u[1] - (pts[:, 1] - sy0) * u[0])
-                if float(dist.min()) < c.fan_cut_clear:
-                    return True
-        return False
-
+    # the ink joined to a glyph's: as numpy's isin of the labels under it finds it, for the
+    # glyphs placed on the patch's ink and on the ink thinned (placed partly off it, on
+    # the paper, which is joined to nothing)
+    joins = 0
+    for patch, read, _, c in corners:
+        ink = fan.ink_mask(patch, c)
+        thin = cv2.erode(ink.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        for given in (ink, thin):
+            n, labels = cv2.connectedComponents(given.view(np.uint8), connectivity=8,
+                                                ltype=cv2.CV_16U)
+            x0, y0, x1, y1 = read.box
+            for mask, top in ((read.rank_mask, y0),
+                              (read.suit_mask, y1 - read.suit_mask.shape[0])):
+                pts = _place(mask, given, x0, x1, top)
+                ids = np.unique(labels[pts[:, 1].astype(np.int32), pts[:, 0].astype(np.int32)])
+                ids = ids[ids > 0]
+                want = pts
+                if len(ids):
+                    yy, xx = np.nonzero(np.isin(labels, ids))
+                    want = np.concatenate([pts, np.stack([xx, yy], axis=1).astype(np.float32)])
+                assert np.array_equal(fan._with_joined(pts, labels, n), want)
+                joins += len(want) > len(pts)
+    assert joins > 10
+    # and the cut look the same whether judge hands it the ink and the glyphs' places or
+    # it finds them
     cuts = []
     for patch, read, segs, c in corners:
         if not len(segs):
@@ -955,17 +954,12 @@ def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch
             cc = c.__class__(**{**{f: getattr(c, f) for f in c.__dataclass_fields__},
                                 "fan_cut_clear": clear})
             ink = fan.ink_mask(patch, cc)
-            assert fan._cut_glyphs(patch, read, segs, cc) == cut_ref(patch, read, segs, cc, ink)
-            # and with the ink thinned, the glyphs placed on it partly off it (on the
-            # paper, no ink joined to them)
-            thin = cv2.erode(ink.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-            for given in (ink, thin):
-                x0, y0, x1, y1 = read.box
-                placed = (given, _place(read.rank_mask, given, x0, x1, y0),
-                          _place(read.suit_mask, given, x0, x1, y1 - read.suit_mask.shape[0]))
-                want = cut_ref(patch, read, segs, cc, given)
-                assert fan._cut_glyphs(patch, read, segs, cc, placed) == want
-                cuts.append(want)
+            x0, y0, x1, y1 = read.box
+            placed = (ink, _place(read.rank_mask, ink, x0, x1, y0),
+                      _place(read.suit_mask, ink, x0, x1, y1 - read.suit_mask.shape[0]))
+            got = fan._cut_glyphs(patch, read, segs, cc)
+            assert fan._cut_glyphs(patch, read, segs, cc, placed) == got
+            cuts.append(got)
     assert any(cuts) and not all(cuts)
 
 
@@ -1011,3 +1005,31 @@ def test_a_warped_part_is_the_whole_patchs(crops, monkeypatch: pytest.MonkeyPatc
         assert np.array_equal(part, full[:ph, :pw]), (size, whole)
         cut += pw < whole[0]
     assert cut > 1000  # (narrower than the patch, as well as shorter)
+
+
+def test_an_edge_along_a_glyph_cuts_it_and_one_clear_of_it_does_not() -> None:
+    """``_cut_glyphs``: a straight edge running through a glyph's box within
+    ``fan_cut_clear`` px of that glyph's ink may have cut it -- the suit's, for an edge
+    just under it, which is far from the rank's; an edge through neither box cuts nothing;
+    and the same whether the ink and the glyphs' places are handed to it or found."""
+    from vision import fan
+    from vision.pipeline import CornerRead
+
+    cfg = RecognizerConfig()
+    patch = np.full((154, 75, 3), 225, np.uint8)
+    patch[20:55, 20:40] = (30, 30, 30)  # the rank
+    patch[62:85, 22:40] = (30, 30, 30)  # the suit under it
+    read = CornerRead(np.zeros(14, np.float32), np.zeros(4, np.float32), 0.6,
+                      rank_mask=np.full((35, 20), 255, np.uint8),
+                      suit_mask=np.full((23, 18), 255, np.uint8), box=(20, 20, 40, 85))
+    under_suit = np.array([[10, 85, 60, 85]], np.float32)
+    under_index = np.array([[10, 120, 60, 120]], np.float32)
+    beside_rank = np.array([[41, 22, 41, 50]], np.float32)  # just past the rank's box
+    ink = fan.ink_mask(patch, cfg)
+    placed = (ink, _place(read.rank_mask, ink, 20, 40, 20), _place(read.suit_mask, ink, 20, 40, 62))
+    for given in (None, placed):
+        assert fan._cut_glyphs(patch, read, under_suit, cfg, given)
+        assert not fan._cut_glyphs(patch, read, under_index, cfg, given)
+        assert not fan._cut_glyphs(patch, read, beside_rank, cfg, given)
+        assert fan._cut_glyphs(patch, read, np.concatenate([under_index, under_suit]), cfg,
+                               given)
