@@ -155,7 +155,6 @@ def index_poses(
     if not len(ii):
         return []
     ox, oy = cfg.fan_corner_offset
-    rh, rw = region.shape
     # every pair at once: the card's axes for each turn tried (pairs x turns), from the
     # pair's axis (rank centre to suit centre)
     rad = np.radians(np.asarray(cfg.fan_turns, np.float32))
@@ -179,12 +178,7 @@ def index_poses(
     pts = (origin[:, :, None, :] + right[:, :, None, :] * (probe * cw[..., None, None])
            - down[:, :, None, :] * (cfg.fan_edge_out * ch)[..., None, None]
            - np.asarray(origin_xy, np.float32))
-    xi = np.round(pts[..., 0]).astype(np.int64)
-    yi = np.round(pts[..., 1]).astype(np.int64)
-    inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
-    paper = np.zeros(xi.shape, bool)
-    paper[inside_] = region[yi[inside_], xi[inside_]] > 0
-    good: list[list[bool]] = np.logical_not(paper.any(axis=2)).tolist()
+    good: list[list[bool]] = np.logical_not(on_paper(pts, region).any(axis=2)).tolist()
     across = right * cw[..., None]
     along = down * ch[..., None]
     quads = np.stack([origin, origin + across, origin + across + along, origin + along],
@@ -196,6 +190,18 @@ def index_poses(
             out.append(IndexPose(kept[0], (float(cents[i, 0]), float(cents[i, 1])),
                                  tuple(kept[1:])))
     return out
+
+
+def on_paper(pts: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """Whether each point of ``pts`` (... x 2: x, y in ``region``'s pixels, rounded to the
+    nearest) lies on the region's paper (non-zero); a point off the region does not."""
+    rh, rw = region.shape
+    xi = np.round(pts[..., 0]).astype(np.int64)
+    yi = np.round(pts[..., 1]).astype(np.int64)
+    inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
+    paper = np.zeros(xi.shape, bool)
+    paper[inside_] = region[yi[inside_], xi[inside_]] > 0
+    return paper
 
 
 def _extents(

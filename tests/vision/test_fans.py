@@ -662,11 +662,10 @@ def test_a_glyph_placed_in_a_narrower_patch_stays_inside_it() -> None:
 def _poses_pair_by_pair(stats, cents, pixels, card_h, region, origin_xy, cfg):
     """index_poses worked one pair of glyphs at a time, as it was written first (the pairs
     chosen as it chooses them)."""
-    from vision.fan import glyph_pairs
+    from vision.fan import glyph_pairs, on_paper
 
     ii, jj, d, dist = glyph_pairs(stats, cents, cfg)
     ox, oy = cfg.fan_corner_offset
-    rh, rw = region.shape
     rad = np.radians(np.asarray(cfg.fan_turns, np.float32))
     cos, sin = np.cos(rad)[:, None], np.sin(rad)[:, None]
     probe = np.asarray(cfg.fan_edge_probe, np.float32)[None, :, None]
@@ -689,11 +688,7 @@ def _poses_pair_by_pair(stats, cents, pixels, card_h, region, origin_xy, cfg):
         pts = (origin[:, None, :] + right[:, None, :] * (probe * cw[:, None, None])
                - down[:, None, :] * (cfg.fan_edge_out * ch)[:, None, None]
                - np.asarray(origin_xy, np.float32))
-        xi = np.round(pts[..., 0]).astype(np.int64)
-        yi = np.round(pts[..., 1]).astype(np.int64)
-        inside_ = (xi >= 0) & (xi < rw) & (yi >= 0) & (yi < rh)
-        paper = np.zeros(xi.shape, bool)
-        paper[inside_] = region[yi[inside_], xi[inside_]] > 0
+        paper = on_paper(pts, region)
         quads = [np.array([o, o + r * w, o + r * w + dn * h, o + dn * h], np.float32)
                  for o, r, dn, w, h, bad in zip(origin, right, down, cw, ch, paper.any(axis=1),
                                                 strict=True) if not bad]
