@@ -571,6 +571,9 @@ class RecognizerConfig:
     # times as large is that card's print (a panel, a picture's frame: see _inside_named)
     inside_named_share: float = 0.85
     inside_named_area: float = 1.3
+    # two covered cards named differently whose quads' corners lie within this (of the
+    # card's short side) of one another are one card read two ways: neither is named
+    one_card_corners: float = 0.1
     # an unread quad that may be a frame printed in a card's middle is read as the card
     # round it (see Recognizer._grown_prints): the card's paper ends where the picture gets
     # darker by this and a quarter of the paper's level; the card found may overlap a card
@@ -915,10 +918,14 @@ def _card_box(
     """The box (``cv2.minAreaRect``) round a piece of a blob (see
     :meth:`Recognizer._blob_rest`) where the piece is of a card's size (``blob_rest_area``
     x ``card``, the median card's area), fills ``blob_rest_fill`` of the box and has a
-    card's proportions (``blob_rest_aspect``); else None."""
+    card's proportions (``blob_rest_aspect``); else None.  The piece is measured by its
+    convex hull: a court card's picture reaching its edges bites into its paper's outline
+    (in a frame of 12 touching cards, two courts' pieces filled 0.42 and 0.49 of their
+    boxes, each box a card's size and shape), and such a card lying alone in what is left
+    is a card all the same."""
     lo, hi = cfg.blob_rest_area
     short, long_ = cfg.blob_rest_aspect
-    area = float(cv2.contourArea(piece))
+    area = float(cv2.contourArea(cv2.convexHull(piece)))
     if not lo * card <= area <= hi * card:
         return None
     (cx, cy), (bw, bh), angle = cv2.minAreaRect(piece)
@@ -1050,6 +1057,31 @@ def _inside_named(readings: list[CardReading], cfg: RecognizerConfig) -> list[Ca
                 continue
         out.append(r)
     return out
+
+
+def _one_card_two_ways(readings: list[CardReading], cfg: RecognizerConfig
+                       ) -> list[CardReading]:
+    """``readings``, but neither of two covered cards (``partial``) named differently whose
+    quads are one card's: each corner of one within ``one_card_corners`` x its short side
+    of a corner of the other.  Each was read from a corner of the one card (its two index
+    corners, or one of them and a corner that is none) and they disagree: a JS lying where
+    touching cards hid its outline was named from one index corner, and as a 4S from the
+    other, its J beside the big spade of the card's middle.  (The quads of a row's or a
+    fan's cards overlap most of one another's, but their corners lie apart.)"""
+    part = [(i, np.array(r.corners, np.float32).reshape(4, 2)) for i, r in enumerate(readings)
+            if r.card is not None and r.partial and len(r.corners) == 4]
+    if len(part) < 2:
+        return readings
+    bad: set[int] = set()
+    for k, (i, a) in enumerate(part):
+        near = cfg.one_card_corners * float(quad_sides(a).min())
+        for j, b in part[k + 1:]:
+            ci, cj = readings[i].card, readings[j].card
+            if ci is None or cj is None or ci.code == cj.code:
+                continue
+            if all(float(np.hypot(*(b - p).T).min()) < near for p in a):
+                bad.update((i, j))
+    return [r for i, r in enumerate(readings) if i not in bad]
 
 
 def _under_none(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
@@ -1935,6 +1967,7 @@ class Recognizer:
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
             readings = _inside_named(readings, self.config)
+            readings = _one_card_two_ways(readings, self.config)
             named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
             if paper >= self.config.whole_frame_paper or (
