@@ -445,6 +445,12 @@ class RecognizerConfig:
     # round its picture) cut first where a line between two of its outline's deepest dents
     # leaves one of a card's shape
     blob_rest_split: bool = True
+    # ... and a piece of no card's shape whose box is smaller than a card (blob_rest_print:
+    # the piece at least the first of the median card's area, its box between the second
+    # and the third) taken for the frame printed in a card's middle, a court's picture
+    # whose paper margins, thin, are lost to the masks' openings: read as the card round it
+    # (see Recognizer._grown_prints), where that overlaps no card named by print_overlap
+    blob_rest_print: tuple[float, float, float] = (0.2, 0.4, 1.0)
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
@@ -2175,7 +2181,8 @@ class Recognizer:
         """Cards in a bright region of touching cards (a blob) that no stage found: the
         region without the quads read in it, and a band round each (their edges), where a
         piece of a card's size and shape is left (``blob_rest_area``, ``blob_rest_fill``,
-        ``blob_rest_aspect``), read as a card; those named (as a guess is: no card, no
+        ``blob_rest_aspect``), read as a card, or a piece smaller than a card as the card
+        round it (:meth:`_card_round_piece`); those named (as a guess is: no card, no
         quad)."""
         cfg = self.config
         whole = [abs(_area(r.corners)) for r in readings
@@ -2186,6 +2193,8 @@ class Recognizer:
         lo = cfg.blob_rest_area[0]
         band = max(3, round(0.04 * math.sqrt(card)))
         quads = [np.asarray(r.corners, np.float32) for r in readings if len(r.corners) == 4]
+        named = [np.asarray(r.corners, np.float32) for r in readings
+                 if r.card is not None and len(r.corners) == 4]
         fh, fw = pyr.levels[0].shape[:2]
         opener = np.ones((5, 5), np.uint8)
         out: list[CardReading] = []
@@ -2214,14 +2223,48 @@ class Recognizer:
                                                  cv2.CHAIN_APPROX_SIMPLE)
             for piece in pieces:
                 box = _card_box(piece, card, cfg)
-                if box is None:
-                    continue
-                q = order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
-                                    + np.array([x0, y0], np.float32))
+                if box is not None:
+                    q = order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
+                                        + np.array([x0, y0], np.float32))
+                else:
+                    grown = self._card_round_piece(piece, card, (x0, y0), named)
+                    if grown is None:
+                        continue
+                    q = grown
                 reading = self.read_quad(pyr, q)
                 if reading.card is not None:
                     out.append(reading)
         return out
+
+    def _card_round_piece(self, piece: np.ndarray, card: float, origin: tuple[int, int],
+                          quads: list[np.ndarray]) -> np.ndarray | None:
+        """The card round a piece of a blob (see :meth:`_blob_rest`; ``origin``: the
+        piece's offset in the picture) that is smaller than a card (``blob_rest_print`` of
+        ``card``, the median card's area), taken for a frame printed in a card's middle
+        (:func:`vision.neighbours.card_round_print`): a court's picture reaching near its
+        card's edges leaves paper margins so thin that the masks' openings lose them, and
+        the piece left is the picture.  None where there is no such card, or where it
+        overlaps one of ``quads`` (the cards named) by more than ``print_overlap``."""
+        cfg = self.config
+        gray = self.frame_gray
+        least, lo, hi = cfg.blob_rest_print
+        if gray is None or float(cv2.contourArea(piece)) < least * card:
+            return None
+        (cx, cy), (bw, bh), angle = cv2.minAreaRect(piece)
+        if not lo * card <= bw * bh <= hi * card:
+            return None
+        box = ((cx + origin[0], cy + origin[1]), (bw, bh), angle)
+        found = card_round_print(gray, order_clockwise(np.asarray(cv2.boxPoints(box),
+                                                                  np.float32)),
+                                 cfg.print_edge_contrast)
+        if found is None:
+            return None
+        q = order_clockwise(found)
+        big = abs(quad_area(q))
+        if any(float(cv2.intersectConvexConvex(q, n)[0]) > cfg.print_overlap * big
+               for n in quads):
+            return None
+        return q
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
         """Read an image that is one card filling the frame (a cell of a deck sheet).  It

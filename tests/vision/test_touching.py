@@ -402,6 +402,23 @@ def test_courts_touching_their_neighbours_are_read(
     assert len(said) == 12, said
 
 
+def test_a_court_whose_paper_margins_are_lost_is_read_round_its_picture(
+        rec: Recognizer, crops: list[tuple[np.ndarray, str]]) -> None:
+    """Twelve real cards touching one another (1280x720, seed 101): the queen of spades,
+    touching the 4 of diamonds at a corner, is no card's shape in what the cards read leave
+    of their bright region -- her paper's margins, thin round her picture, are lost to the
+    masks' openings, and the piece left is the picture, smaller than a card.  The card round
+    it (found outward from the picture's box to the table) is read: she is named (she was
+    not, before), and no card named is wrong."""
+    import frames
+
+    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=101)
+    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    assert not Counter(said) - Counter(codes), (said, codes)
+    assert "QS" in said, said
+    assert len(said) >= 10, said
+
+
 def test_one_card_read_two_ways_from_its_corners_is_not_named() -> None:
     """Two covered cards named differently on one card's quad (its corners in another
     order: read from its other corner) are one card read two ways: neither is named.  A
