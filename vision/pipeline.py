@@ -451,6 +451,11 @@ class RecognizerConfig:
     # whose paper margins, thin, are lost to the masks' openings: read as the card round it
     # (see Recognizer._grown_prints), where that overlaps no card named by print_overlap
     blob_rest_print: tuple[float, float, float] = (0.2, 0.4, 1.0)
+    # ... and before that, a piece of a card's area or more opened with a disc this wide (of
+    # the square root of the median card's area), which parts it from a sliver of a
+    # neighbour's paper that the quads read left (a covered card's quad, inferred, a little
+    # off its card's outline): a part of a card's size and shape is read as a card
+    blob_rest_open: float = 0.2
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
@@ -939,6 +944,29 @@ def _card_box(
             or not short <= min(bw, bh) / max(bw, bh) <= long_):
         return None
     return (float(cx), float(cy)), (float(bw), float(bh)), float(angle)
+
+
+def _card_box_opened(
+    piece: np.ndarray, shape: tuple[int, ...], card: float, cfg: RecognizerConfig
+) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The box (:func:`_card_box`) of the first part of ``piece`` (an outline in a mask of
+    ``shape``) that has a card's size and shape once the piece is opened with a disc
+    ``blob_rest_open`` x the square root of ``card`` (the median card's area) wide: a card
+    joined to a sliver of a neighbour's paper by a neck narrower than that.  None where the
+    piece is less than a card's area, or no part is such."""
+    if float(cv2.contourArea(piece)) < cfg.blob_rest_area[0] * card:
+        return None
+    k = int(round(cfg.blob_rest_open * math.sqrt(card))) | 1
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(mask, [piece], -1, 255, -1)
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for part in parts:
+        box = _card_box(part, card, cfg)
+        if box is not None:
+            return box
+    return None
 
 
 def _cut_between_dents(mask: np.ndarray, outline: np.ndarray, least: float, width: int,
@@ -2223,6 +2251,8 @@ class Recognizer:
                                                  cv2.CHAIN_APPROX_SIMPLE)
             for piece in pieces:
                 box = _card_box(piece, card, cfg)
+                if box is None and cfg.blob_rest_open > 0:
+                    box = _card_box_opened(piece, rest.shape, card, cfg)
                 if box is not None:
                     q = order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
                                         + np.array([x0, y0], np.float32))

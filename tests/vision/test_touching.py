@@ -232,7 +232,10 @@ def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
     corner inside the card so found gives way to it), and one left inside a card named is
     that card's print, no card of its own (``_inside_named``).  Ten 640x480 frames of six
     touching cards: 54 named (49 found whole), no quad left unread when written; 41 (17)
-    and 34 without either; none wrong either way."""
+    and 34 without either; none wrong either way.  Since a piece of a blob is read as a
+    card by its hull, parted from slivers, or round a picture (``blob_rest_print``), 59
+    (55 whole), and 50 (26) and 34 without either: those pieces are some of the cards the
+    panels find."""
     import frames
 
     crops = frames.card_crops(rec, realdata.photos("webcam-grey"))
@@ -248,8 +251,9 @@ def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
             tally[name][1] += sum(x.card is not None and not x.partial for x in got)
             tally[name][2] += sum(x.card is None for x in got)
     named, whole, unread = tally["new"]
-    assert named >= 52 and whole >= 45 and unread <= 3, tally
-    assert named >= tally["old"][0] + 10 and unread <= tally["old"][2] - 25, tally
+    assert named >= 57 and whole >= 52 and unread <= 3, tally
+    assert named >= tally["old"][0] + 6 and whole >= tally["old"][1] + 20, tally
+    assert unread <= tally["old"][2] - 25, tally
 
 
 def test_touching_cards_left_apart_by_the_cards_read_are_read(
@@ -417,6 +421,53 @@ def test_a_court_whose_paper_margins_are_lost_is_read_round_its_picture(
     assert not Counter(said) - Counter(codes), (said, codes)
     assert "QS" in said, said
     assert len(said) >= 10, said
+
+
+def test_a_card_joined_to_a_sliver_of_its_neighbour_is_parted_from_it() -> None:
+    """A card's piece joined by a narrow neck to a sliver of a neighbour's paper (which the
+    neighbour's quad, inferred, left) is no card's shape; opened with a disc a fifth of a
+    card's side wide, the card is a part of its own, and its box the card's.  A piece less
+    than a card's area is not looked at, and a piece of two cards' size is none."""
+    from vision.pipeline import _card_box, _card_box_opened
+
+    cfg = RecognizerConfig()
+    card = 90.0 * 126.0
+    mask = np.zeros((320, 320), np.uint8)
+    cv2.rectangle(mask, (100, 80), (189, 205), 255, -1)
+    # the sliver: a neighbour's corner, a triangle 40 px along, met by a 6 px neck
+    cv2.fillConvexPoly(mask, np.array([[100, 200], [60, 260], [100, 240]], np.int32), 255)
+    cv2.rectangle(mask, (94, 200), (100, 206), 255, -1)
+    (piece,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _card_box(piece, card, cfg) is None
+    box = _card_box_opened(piece, mask.shape, card, cfg)
+    assert box is not None
+    (cx, cy), (bw, bh), _ = box
+    assert abs(cx - 144.5) < 3 and abs(cy - 142.5) < 3, box
+    assert sorted((bw, bh)) == pytest.approx([89.0, 125.0], abs=3), box
+    small = np.zeros_like(mask)
+    cv2.rectangle(small, (100, 80), (159, 165), 255, -1)
+    (part,), _ = cv2.findContours(small, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _card_box_opened(part, mask.shape, card, cfg) is None
+    two = np.zeros_like(mask)
+    cv2.rectangle(two, (20, 80), (199, 205), 255, -1)
+    (both,), _ = cv2.findContours(two, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _card_box_opened(both, mask.shape, card, cfg) is None
+
+
+def test_a_card_beside_a_covered_cards_inferred_quad_is_read(
+        rec: Recognizer, crops: list[tuple[np.ndarray, str]]) -> None:
+    """Twelve real cards touching one another (1280x720, seed 105): the 10 of hearts touches
+    the 10 of spades, which is named from its corner, its quad inferred a little off its
+    outline; what that leaves of the 10 of spades' paper joins the 10 of hearts' piece, no
+    card's shape.  Parted from it, the 10 of hearts is read (it was not, before); no card
+    named is wrong."""
+    import frames
+
+    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=105)
+    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    assert not Counter(said) - Counter(codes), (said, codes)
+    assert "TH" in said, said
+    assert len(said) >= 11, said
 
 
 def test_one_card_read_two_ways_from_its_corners_is_not_named() -> None:
