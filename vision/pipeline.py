@@ -66,7 +66,7 @@ from vision.glyphs import (
     top_width,
 )
 from vision.native import kernels
-from vision.neighbours import card_round_print, keep_read_guesses
+from vision.neighbours import card_round_print, keep_read_guesses, snap_sides
 from vision.timing import Stages
 
 # the C kernels, with the compiled modules (see vision.native): _percentile, _paper_colour,
@@ -456,6 +456,20 @@ class RecognizerConfig:
     # neighbour's paper that the quads read left (a covered card's quad, inferred, a little
     # off its card's outline): a part of a card's size and shape is read as a card
     blob_rest_open: float = 0.2
+    # ... and last, a piece that shows a square corner of a card (a court touching others,
+    # its paper broken round its picture): opened with a disc blob_rest_corner_open (of the
+    # square root of a card's area) wide, its outline simplified to blob_rest_corner_poly
+    # of a card's short side, each corner of two sides blob_rest_corner_edge of that long
+    # and square within overlap_max_skew degrees taken for a corner of a card the size of
+    # those named whole, either way round; the card covering blob_rest_corner_cover of the
+    # piece's part and most of it, its sides moved onto the edges within
+    # blob_rest_corner_snap of its short side, is read (where it overlaps no card named by
+    # print_overlap)
+    blob_rest_corner_open: float = 0.05
+    blob_rest_corner_poly: float = 0.03
+    blob_rest_corner_edge: float = 0.25
+    blob_rest_corner_cover: float = 0.9
+    blob_rest_corner_snap: float = 0.1
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
@@ -967,6 +981,48 @@ def _card_box_opened(
         if box is not None:
             return box
     return None
+
+
+def _card_size(quads: list[np.ndarray]) -> tuple[float, float]:
+    """The median short and long side of ``quads`` (each side pair averaged); (0, 0) for
+    none."""
+    if not quads:
+        return 0.0, 0.0
+    sides = np.array([quad_sides(q) for q in quads])
+    pair_a, pair_b = sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]
+    short = np.minimum(pair_a, pair_b) / 2
+    long_ = np.maximum(pair_a, pair_b) / 2
+    return float(np.median(short)), float(np.median(long_))
+
+
+def _square_corner_quads(outline: np.ndarray, card_w: float, card_h: float,
+                         cfg: RecognizerConfig) -> list[np.ndarray]:
+    """The quads of a ``card_w`` x ``card_h`` card at each square corner of ``outline``,
+    either way round (its short side along one side of the corner, then along the other):
+    the outline simplified to ``blob_rest_corner_poly`` x ``card_w``, a corner where two
+    sides each ``blob_rest_corner_edge`` x ``card_w`` long or more meet within
+    ``overlap_max_skew`` degrees of square, convex or not (the quad lies along both)."""
+    eps = max(2.0, cfg.blob_rest_corner_poly * card_w)
+    poly = cv2.approxPolyDP(outline, eps, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    out: list[np.ndarray] = []
+    if n < 3:
+        return out
+    shortest = cfg.blob_rest_corner_edge * card_w
+    for i in range(n):
+        p0 = poly[i]
+        a, b = poly[i - 1] - p0, poly[(i + 1) % n] - p0
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        if min(la, lb) < shortest:
+            continue
+        a, b = a / la, b / lb
+        angle = math.degrees(math.acos(max(-1.0, min(1.0, float(a @ b)))))
+        if abs(angle - 90.0) > cfg.overlap_max_skew:
+            continue
+        for along_b, along_a in ((card_w, card_h), (card_h, card_w)):
+            out.append(np.array([p0, p0 + b * along_b, p0 + b * along_b + a * along_a,
+                                 p0 + a * along_a], np.float32))
+    return out
 
 
 def _cut_between_dents(mask: np.ndarray, outline: np.ndarray, least: float, width: int,
@@ -2210,7 +2266,8 @@ class Recognizer:
         region without the quads read in it, and a band round each (their edges), where a
         piece of a card's size and shape is left (``blob_rest_area``, ``blob_rest_fill``,
         ``blob_rest_aspect``), read as a card, or a piece smaller than a card as the card
-        round it (:meth:`_card_round_piece`); those named (as a guess is: no card, no
+        round it (:meth:`_card_round_piece`), or a piece showing a card's square corner as
+        that card (:meth:`_card_at_corner`); those named (as a guess is: no card, no
         quad)."""
         cfg = self.config
         whole = [abs(_area(r.corners)) for r in readings
@@ -2223,9 +2280,12 @@ class Recognizer:
         quads = [np.asarray(r.corners, np.float32) for r in readings if len(r.corners) == 4]
         named = [np.asarray(r.corners, np.float32) for r in readings
                  if r.card is not None and len(r.corners) == 4]
+        size = _card_size([np.asarray(r.corners, np.float32) for r in readings
+                           if r.card is not None and not r.partial and len(r.corners) == 4])
         fh, fw = pyr.levels[0].shape[:2]
         opener = np.ones((5, 5), np.uint8)
         out: list[CardReading] = []
+        taken: list[np.ndarray] = []  # the quads of the cards named here
         for blob in blobs:
             filled = _filled(blob, 255, (fw, fh))
             if filled is None:
@@ -2259,11 +2319,17 @@ class Recognizer:
                 else:
                     grown = self._card_round_piece(piece, card, (x0, y0), named)
                     if grown is None:
+                        grown = self._card_at_corner(piece, rest.shape, (x0, y0), named, size)
+                    if grown is None:
                         continue
                     q = grown
+                if any(float(cv2.intersectConvexConvex(q, t)[0])
+                       > cfg.print_overlap * abs(quad_area(q)) for t in taken):
+                    continue  # (a card read already, from another piece of it)
                 reading = self.read_quad(pyr, q)
                 if reading.card is not None:
                     out.append(reading)
+                    taken.append(q)
         return out
 
     def _card_round_piece(self, piece: np.ndarray, card: float, origin: tuple[int, int],
@@ -2290,6 +2356,56 @@ class Recognizer:
         if found is None:
             return None
         q = order_clockwise(found)
+        big = abs(quad_area(q))
+        if any(float(cv2.intersectConvexConvex(q, n)[0]) > cfg.print_overlap * big
+               for n in quads):
+            return None
+        return q
+
+    def _card_at_corner(
+        self, piece: np.ndarray, shape: tuple[int, ...], origin: tuple[int, int],
+        quads: list[np.ndarray], size: tuple[float, float],
+    ) -> np.ndarray | None:
+        """The card a piece of a blob (see :meth:`_blob_rest`: an outline in a mask of
+        ``shape``, offset ``origin`` in the picture) shows a square corner of, ``size``
+        (short side, long side) large: a court touching others, whose paper breaks round
+        its picture, leaves a piece of no card's shape, but its paper's edges still meet at
+        its corners.  Each such corner (:func:`_square_corner_quads`) of each part of the
+        piece (opened ``blob_rest_corner_open`` wide, parting it from slivers) gives a card
+        either way round; the one covering most of the part, ``blob_rest_corner_cover`` of
+        it at least, is taken, its sides moved onto the edges near them.  None where there
+        is none, or where it overlaps one of ``quads`` (the cards named) by more than
+        ``print_overlap``."""
+        cfg = self.config
+        gray = self.frame_gray
+        card_w, card_h = size
+        least = cfg.blob_rest_print[0] * card_w * card_h
+        if gray is None or card_w <= 0 or float(cv2.contourArea(piece)) < least:
+            return None
+        k = int(round(cfg.blob_rest_corner_open * math.sqrt(card_w * card_h))) | 1
+        mask = np.zeros(shape[:2], np.uint8)
+        cv2.drawContours(mask, [piece], -1, 255, -1)
+        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        best: tuple[float, np.ndarray] | None = None
+        for part in parts:
+            if float(cv2.contourArea(part)) < least:
+                continue
+            one = np.zeros_like(opened)
+            cv2.drawContours(one, [part], -1, 255, -1)
+            total = float(cv2.countNonZero(one))
+            for q in _square_corner_quads(part, card_w, card_h, cfg):
+                inside = np.zeros_like(one)
+                cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 255)
+                cover = cv2.countNonZero(cv2.bitwise_and(one, inside)) / total
+                if cover >= cfg.blob_rest_corner_cover and (best is None or cover > best[0]):
+                    best = (cover, q)
+        if best is None:
+            return None
+        q = order_clockwise(best[1] + np.array(origin, np.float32))
+        reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
+        q = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
         big = abs(quad_area(q))
         if any(float(cv2.intersectConvexConvex(q, n)[0]) > cfg.print_overlap * big
                for n in quads):
