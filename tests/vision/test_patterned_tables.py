@@ -27,10 +27,12 @@ def _frames(crops, kind: str, seeds: range):
 
 
 # (pattern, at least this many of 72 cards read); measured 69, 71 and 58 (the rug 45 before
-# the "pale" mask: paper opened wide, not cut along the pattern's edges).  On the rug,
+# the "pale" mask: paper opened wide, not cut along the pattern's edges); 71, 70 and 65 since
+# the pieces of a bright region that the cards read leave are measured by their hulls and
+# parted from slivers (docs/vision-journal.md, "Touching courts").  On the rug,
 # corners of bright regions of card and rug were read as the indices of covered cards (a KD
 # and a KC that were not there): the patch round an index must be a card's unsaturated paper
-@pytest.mark.parametrize(("kind", "floor"), [("grain", 66), ("loop", 56), ("rug", 55)])
+@pytest.mark.parametrize(("kind", "floor"), [("grain", 66), ("loop", 56), ("rug", 62)])
 def test_cards_on_a_patterned_table(reader, crops, kind: str, floor: int) -> None:
     named = 0
     for seed, image, truth in _frames(crops, kind, range(6)):
