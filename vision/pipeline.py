@@ -443,8 +443,9 @@ class RecognizerConfig:
     blob_rest_aspect: tuple[float, float] = (0.55, 0.85)
     # ... a piece of no card's shape (two cards meeting at a corner, a court's paper broken
     # round its picture) cut first where a line between two of its outline's deepest dents
-    # leaves one of a card's shape
-    blob_rest_split: bool = True
+    # leaves one of a card's shape; what is left cut again, up to blob_rest_split times in
+    # all (0: never; a chain of touching cards needs a cut between each two)
+    blob_rest_split: int = 4
     # ... and a piece of no card's shape whose box is smaller than a card (blob_rest_print:
     # the piece at least the first of the median card's area, its box between the second
     # and the third) taken for the frame printed in a card's middle, a court's picture
@@ -1026,21 +1027,21 @@ def _square_corner_quads(outline: np.ndarray, card_w: float, card_h: float,
 
 
 def _cut_between_dents(mask: np.ndarray, outline: np.ndarray, least: float, width: int,
-                       card: float, cfg: RecognizerConfig) -> None:
+                       card: float, cfg: RecognizerConfig) -> bool:
     """Cut ``mask`` (in place) where ``outline`` (of a region of it) is cut best into a
     piece of a card's shape (:func:`_card_box`): along a line ``width`` px wide between two
     of its deepest dents (convexity defects at least ``least`` px deep), the shortest such
     line that leaves such a piece.  Two cards touching at a corner, or along part of a
-    side, dent their outline either side of where they meet."""
+    side, dent their outline either side of where they meet.  Whether it was cut."""
     if len(outline) < 5:
-        return
+        return False
     hull = cv2.convexHull(outline, returnPoints=False)
     try:
         defects = cv2.convexityDefects(outline, hull)
     except cv2.error:
-        return
+        return False
     if defects is None:
-        return
+        return False
     pts = outline.reshape(-1, 2).tolist()
     deep = sorted(((int(d), int(f)) for _, _, f, d in defects.reshape(-1, 4).tolist()
                    if int(d) / 256.0 >= least), reverse=True)[:5]
@@ -1057,7 +1058,8 @@ def _cut_between_dents(mask: np.ndarray, outline: np.ndarray, least: float, widt
         pieces, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if any(_card_box(p, card, cfg) is not None for p in pieces):
             cv2.line(mask, a, b, 0, width)
-            return
+            return True
+    return False
 
 
 def _big_unread(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
@@ -2297,18 +2299,21 @@ class Recognizer:
                 cv2.polylines(rest, [qi], True, 0, thickness=band)
             rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, opener)
             pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            if cfg.blob_rest_split:
+            for _ in range(cfg.blob_rest_split):
                 # cards touching one another at a corner or along part of a side, or a card
                 # and what is left of another (its paper broken round its picture): the
                 # piece of no card's shape is cut where its outline dents deepest on either
-                # side
+                # side; what is left of a chain of cards, cut again
                 odd = [p for p in pieces if lo * card <= cv2.contourArea(p)
                        and _card_box(p, card, cfg) is None]
-                for p in odd:
-                    _cut_between_dents(rest, p, 0.15 * math.sqrt(card), band, card, cfg)
-                if odd:
-                    pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL,
-                                                 cv2.CHAIN_APPROX_SIMPLE)
+                if not odd:
+                    break
+                cuts = [_cut_between_dents(rest, p, 0.15 * math.sqrt(card), band, card, cfg)
+                        for p in odd]
+                if not any(cuts):
+                    break
+                pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL,
+                                             cv2.CHAIN_APPROX_SIMPLE)
             for piece in pieces:
                 box = _card_box(piece, card, cfg)
                 if box is None and cfg.blob_rest_open > 0:

@@ -514,6 +514,24 @@ def test_a_court_touching_others_is_read_from_its_papers_corner(
     assert Counter(said) == Counter(codes), (said, codes)
 
 
+def test_a_chain_of_touching_cards_is_cut_again_and_again(rec: Recognizer) -> None:
+    """Twelve of the webcam deck's cards touching one another (1280x720, seed 215): what
+    the cards read leave of their bright region holds a chain of cards, each touching the
+    next.  One cut between two dents parts the first of them; what is left is cut again
+    (``blob_rest_split`` times in all), and every card is named, each once: cut once, two
+    stay unnamed."""
+    import frames
+
+    crops = frames.card_crops(rec, realdata.photos("webcam-grey"))
+    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=215)
+    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    assert Counter(said) == Counter(codes), (said, codes)
+    once = Recognizer(RecognizerConfig(blob_rest_split=1))
+    said_once = [x.card.code for x in once.read(frame) if x.card is not None]
+    assert not Counter(said_once) - Counter(codes), said_once
+    assert len(said_once) < len(codes), said_once
+
+
 def test_one_card_read_two_ways_from_its_corners_is_not_named() -> None:
     """Two covered cards named differently on one card's quad (its corners in another
     order: read from its other corner) are one card read two ways: neither is named.  A
