@@ -29,6 +29,18 @@ def crops(rec: Recognizer) -> list[tuple[np.ndarray, str]]:
     return frames.card_crops(rec, realdata.photos("phone-scenes"))
 
 
+def _twelve_touching(rec: Recognizer, crops: list[tuple[np.ndarray, str]], seed: int
+                     ) -> tuple[list[str], list[str]]:
+    """The cards named in a 1280x720 frame of twelve of ``crops`` touching one another
+    (``seed``), and the cards laid; no card named that is not there, nor twice."""
+    import frames
+
+    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=seed)
+    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    assert not Counter(said) - Counter(codes), (seed, said, codes)
+    return said, codes
+
+
 def test_deck_sheet_whole_scan_finds_touching_cards(rec: Recognizer) -> None:
     """52 cards edge to edge, white on white: the cards the masks cannot cut apart are
     found beside those they can (47/52 when written; 40 without)."""
@@ -396,12 +408,8 @@ def test_courts_touching_their_neighbours_are_read(
     and each court's picture breaks its paper up in the Otsu mask.  The cards read round
     them leave each alone, its paper's outline bitten by its picture: read as a card
     (both were missed while a piece was measured by its own area: 10 of 12 named)."""
-    import frames
-
-    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=0)
+    said, codes = _twelve_touching(rec, crops, 0)
     assert {"QS", "JC"} <= set(codes)
-    said = [x.card.code for x in rec.read(frame) if x.card is not None]
-    assert not Counter(said) - Counter(codes), (said, codes)
     assert {"QS", "JC"} <= set(said), said
     assert len(said) == 12, said
 
@@ -414,11 +422,7 @@ def test_a_court_whose_paper_margins_are_lost_is_read_round_its_picture(
     masks' openings, and the piece left is the picture, smaller than a card.  The card round
     it (found outward from the picture's box to the table) is read: she is named (she was
     not, before), and no card named is wrong."""
-    import frames
-
-    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=101)
-    said = [x.card.code for x in rec.read(frame) if x.card is not None]
-    assert not Counter(said) - Counter(codes), (said, codes)
+    said, _ = _twelve_touching(rec, crops, 101)
     assert "QS" in said, said
     assert len(said) >= 10, said
 
@@ -461,11 +465,7 @@ def test_a_card_beside_a_covered_cards_inferred_quad_is_read(
     outline; what that leaves of the 10 of spades' paper joins the 10 of hearts' piece, no
     card's shape.  Parted from it, the 10 of hearts is read (it was not, before); no card
     named is wrong."""
-    import frames
-
-    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=105)
-    said = [x.card.code for x in rec.read(frame) if x.card is not None]
-    assert not Counter(said) - Counter(codes), (said, codes)
+    said, _ = _twelve_touching(rec, crops, 105)
     assert "TH" in said, said
     assert len(said) >= 11, said
 
@@ -507,10 +507,7 @@ def test_a_court_touching_others_is_read_from_its_papers_corner(
     edges meet square at a corner, and the card there is read: all twelve are named, each
     once (the king was not named before; two pieces of him, each read, named him twice
     until a card read here is not read again from another piece)."""
-    import frames
-
-    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=111)
-    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    said, codes = _twelve_touching(rec, crops, 111)
     assert Counter(said) == Counter(codes), (said, codes)
 
 
@@ -570,12 +567,8 @@ def test_a_court_card_touching_others_is_not_named_two_ways(
     outline its neighbours hide is read from both index corners, once as the JS and once
     (its J beside the big spade in its middle) as a 4S; neither is named, and no card named
     is wrong (the 4S was, before)."""
-    import frames
-
-    frame, codes = frames.touching_frame(crops, 12, size=(1280, 720), seed=109)
-    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    said, codes = _twelve_touching(rec, crops, 109)
     assert "4S" not in codes
-    assert not Counter(said) - Counter(codes), (said, codes)
     assert len(said) >= 9, said
 
 
