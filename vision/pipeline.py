@@ -984,6 +984,13 @@ def _card_box_opened(
     return None
 
 
+def _overlaps_any(q: np.ndarray, quads: list[np.ndarray], share: float) -> bool:
+    """Whether the convex quad ``q`` overlaps one of ``quads`` by more than ``share`` of its
+    own area."""
+    least = share * abs(quad_area(q))
+    return any(float(cv2.intersectConvexConvex(q, n)[0]) > least for n in quads)
+
+
 def _card_size(quads: list[np.ndarray]) -> tuple[float, float]:
     """The median short and long side of ``quads`` (each side pair averaged); (0, 0) for
     none."""
@@ -2125,9 +2132,7 @@ class Recognizer:
             if card is None:
                 continue
             card = order_clockwise(card)
-            big = abs(quad_area(card))
-            if any(float(cv2.intersectConvexConvex(card, n)[0]) > cfg.print_overlap * big
-                   for n in named):
+            if _overlaps_any(card, named, cfg.print_overlap):
                 continue
             reading = self._read_quads(pyr, [card])[0]
             if reading.card is None:
@@ -2328,8 +2333,7 @@ class Recognizer:
                     if grown is None:
                         continue
                     q = grown
-                if any(float(cv2.intersectConvexConvex(q, t)[0])
-                       > cfg.print_overlap * abs(quad_area(q)) for t in taken):
+                if _overlaps_any(q, taken, cfg.print_overlap):
                     continue  # (a card read already, from another piece of it)
                 reading = self.read_quad(pyr, q)
                 if reading.card is not None:
@@ -2361,11 +2365,7 @@ class Recognizer:
         if found is None:
             return None
         q = order_clockwise(found)
-        big = abs(quad_area(q))
-        if any(float(cv2.intersectConvexConvex(q, n)[0]) > cfg.print_overlap * big
-               for n in quads):
-            return None
-        return q
+        return None if _overlaps_any(q, quads, cfg.print_overlap) else q
 
     def _card_at_corner(
         self, piece: np.ndarray, shape: tuple[int, ...], origin: tuple[int, int],
@@ -2376,7 +2376,8 @@ class Recognizer:
         (short side, long side) large: a court touching others, whose paper breaks round
         its picture, leaves a piece of no card's shape, but its paper's edges still meet at
         its corners.  Each such corner (:func:`_square_corner_quads`) of each part of the
-        piece (opened ``blob_rest_corner_open`` wide, parting it from slivers) gives a card
+        piece (opened ``blob_rest_corner_open`` wide, parting it from slivers; the piece and
+        the part each the first of ``blob_rest_print`` of a card at least) gives a card
         either way round; the one covering most of the part, ``blob_rest_corner_cover`` of
         it at least, is taken, its sides moved onto the edges near them.  None where there
         is none, or where it overlaps one of ``quads`` (the cards named) by more than
@@ -2411,11 +2412,7 @@ class Recognizer:
         q = order_clockwise(best[1] + np.array(origin, np.float32))
         reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
         q = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
-        big = abs(quad_area(q))
-        if any(float(cv2.intersectConvexConvex(q, n)[0]) > cfg.print_overlap * big
-               for n in quads):
-            return None
-        return q
+        return None if _overlaps_any(q, quads, cfg.print_overlap) else q
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
         """Read an image that is one card filling the frame (a cell of a deck sheet).  It
