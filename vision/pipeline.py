@@ -1158,15 +1158,21 @@ def _inside_named(readings: list[CardReading], cfg: RecognizerConfig) -> list[Ca
     return out
 
 
-def _one_card_two_ways(readings: list[CardReading], cfg: RecognizerConfig
-                       ) -> list[CardReading]:
-    """``readings``, but neither of two covered cards (``partial``) named differently whose
+def _one_card_two_ways(
+    readings: list[CardReading], cfg: RecognizerConfig,
+    whole: Callable[[np.ndarray], Card | None] | None = None,
+) -> list[CardReading]:
+    """``readings``, but not both of two covered cards (``partial``) named differently whose
     quads are one card's: each corner of one within ``one_card_corners`` x its short side
-    of a corner of the other.  Each was read from a corner of the one card (its two index
-    corners, or one of them and a corner that is none) and they disagree: a JS lying where
-    touching cards hid its outline was named from one index corner, and as a 4S from the
-    other, its J beside the big spade of the card's middle.  (The quads of a row's or a
-    fan's cards overlap most of one another's, but their corners lie apart.)"""
+    of a corner of the other.  Each was read from a corner of the one place and they
+    disagree: a JS lying where touching cards hid its outline was named from one index
+    corner, and as a 4S from the other, its J beside the big spade of the card's middle; in
+    a row of a deck with an index in every corner, a 3S named from an index showing above
+    the top card had its quad inferred the wrong way, over the JD's.  ``whole`` reads the
+    place as a card found whole (the surer one's quad; None: not named), and the one of
+    the two that it names is kept; neither where it names neither, or without ``whole``.
+    (The quads of a row's or a fan's cards overlap most of one another's, but their
+    corners lie apart.)"""
     part = [(i, np.array(r.corners, np.float32).reshape(4, 2)) for i, r in enumerate(readings)
             if r.card is not None and r.partial and len(r.corners) == 4]
     if len(part) < 2:
@@ -1178,8 +1184,11 @@ def _one_card_two_ways(readings: list[CardReading], cfg: RecognizerConfig
             ci, cj = readings[i].card, readings[j].card
             if ci is None or cj is None or ci.code == cj.code:
                 continue
-            if all(float(np.hypot(*(b - p).T).min()) < near for p in a):
-                bad.update((i, j))
+            if not all(float(np.hypot(*(b - p).T).min()) < near for p in a):
+                continue
+            surer = a if readings[i].confidence >= readings[j].confidence else b
+            read = whole(surer) if whole is not None else None
+            bad.update(n for n, c in ((i, ci), (j, cj)) if read is None or c.code != read.code)
     return [r for i, r in enumerate(readings) if i not in bad]
 
 
@@ -2066,7 +2075,8 @@ class Recognizer:
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
             readings = _inside_named(readings, self.config)
-            readings = _one_card_two_ways(readings, self.config)
+            readings = _one_card_two_ways(readings, self.config,
+                                          lambda q: self.read_quad(pyr, q).card)
             named = any(r.card is not None for r in readings)
             paper = rim_paper(bgr, self.config)
             if paper >= self.config.whole_frame_paper or (

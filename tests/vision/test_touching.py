@@ -531,9 +531,10 @@ def test_a_chain_of_touching_cards_is_cut_again_and_again(rec: Recognizer) -> No
 
 def test_one_card_read_two_ways_from_its_corners_is_not_named() -> None:
     """Two covered cards named differently on one card's quad (its corners in another
-    order: read from its other corner) are one card read two ways: neither is named.  A
-    row's cards, each a fifth of a card's width along, overlap as much but keep theirs; so
-    do a card named whole and one reading of one card."""
+    order: read from its other corner) are one card read two ways: neither is named, but
+    the one that the place read as a whole card names (its quad the surer one's).  A row's
+    cards, each a fifth of a card's width along, overlap as much but keep theirs; so do a
+    card named whole and one reading of one card."""
     from vision.pipeline import _one_card_two_ways
 
     cfg = RecognizerConfig()
@@ -544,6 +545,20 @@ def test_one_card_read_two_ways_from_its_corners_is_not_named() -> None:
     apart = CardReading(Card.from_code("2H"), ((0.0, 0.0), (105.0, 0.0), (105.0, 148.0),
                                                (0.0, 148.0)), 0.9)
     assert _one_card_two_ways([apart, js, fs], cfg) == [apart]
+    asked: list[np.ndarray] = []
+
+    def reads(name: str | None):  # the place read whole names ``name``
+        def whole(quad: np.ndarray) -> Card | None:
+            asked.append(quad)
+            return None if name is None else Card.from_code(name)
+        return whole
+
+    assert _one_card_two_ways([apart, js, fs], cfg, reads("JS")) == [apart, js]
+    assert np.array_equal(asked[-1], np.array(q, np.float32))  # (the surer one's quad)
+    assert _one_card_two_ways([apart, fs, js], cfg, reads("4S")) == [apart, fs]
+    assert _one_card_two_ways([apart, js, fs], cfg, reads(None)) == [apart]
+    assert _one_card_two_ways([apart, js, fs], cfg, reads("5S")) == [apart]
+    asked.clear()
     assert _one_card_two_ways([js, CardReading(Card.from_code("JS"), other, 0.6,
                                                partial=True)], cfg) == [
         js, CardReading(Card.from_code("JS"), other, 0.6, partial=True)]
@@ -559,17 +574,20 @@ def test_one_card_read_two_ways_from_its_corners_is_not_named() -> None:
                          partial=True)
     pair = [CardReading(Card.from_code("2H"), apart.corners, 0.7, partial=True), turned]
     assert _one_card_two_ways(pair, cfg) == pair
+    assert _one_card_two_ways([*row, turned], cfg, reads("JS")) == [*row, turned]
+    assert asked == []  # (no place read where no two readings disagree on it)
 
 
 def test_a_court_card_touching_others_is_not_named_two_ways(
         rec: Recognizer, crops: list[tuple[np.ndarray, str]]) -> None:
     """Twelve real cards touching one another (1280x720, seed 109): a jack of spades whose
     outline its neighbours hide is read from both index corners, once as the JS and once
-    (its J beside the big spade in its middle) as a 4S; neither is named, and no card named
-    is wrong (the 4S was, before)."""
+    (its J beside the big spade in its middle) as a 4S.  Read as a whole card, the place
+    is the JS: the JS is named, the 4S not (it was, before), and no card named is wrong."""
     said, codes = _twelve_touching(rec, crops, 109)
     assert "4S" not in codes
-    assert len(said) >= 9, said
+    assert "JS" in said, said
+    assert len(said) >= 10, said
 
 
 def test_a_region_the_cards_found_cover_is_searched_no_further() -> None:
