@@ -415,9 +415,7 @@ def card_height_from(quads: list[np.ndarray]) -> float | None:
     around a whole row of overlapping cards is far longer for its width than a card.)"""
     if not quads:
         return None
-    sides = np.array([np.hypot(*(np.roll(q, -1, axis=0) - q).T) for q in quads])
-    long_ = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-    short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
+    short, long_ = short_long_sides(quads)
     card = np.abs(short / np.maximum(long_, 1e-6) - CARD_ASPECT) < 0.12
     if not card.any():
         return None
@@ -966,4 +964,5 @@ from vision.pipeline import (  # noqa: E402  (the pipeline imports this module)
     _ink_channel,
     _percentile_linear,
     _Pyramid,
+    short_long_sides,
 )

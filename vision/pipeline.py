@@ -991,15 +991,20 @@ def _overlaps_any(q: np.ndarray, quads: list[np.ndarray], share: float) -> bool:
     return any(float(cv2.intersectConvexConvex(q, n)[0]) > least for n in quads)
 
 
+def short_long_sides(quads: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each of ``quads``' short and long side, each the mean of a pair of opposite sides
+    (in the quads' own precision)."""
+    sides = np.array([np.hypot(*(np.roll(q, -1, axis=0) - q).T) for q in quads])
+    pair_a, pair_b = sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]
+    return np.minimum(pair_a, pair_b) / 2, np.maximum(pair_a, pair_b) / 2
+
+
 def _card_size(quads: list[np.ndarray]) -> tuple[float, float]:
-    """The median short and long side of ``quads`` (each side pair averaged); (0, 0) for
+    """The median short and long side of ``quads`` (:func:`short_long_sides`); (0, 0) for
     none."""
     if not quads:
         return 0.0, 0.0
-    sides = np.array([quad_sides(q) for q in quads])
-    pair_a, pair_b = sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]
-    short = np.minimum(pair_a, pair_b) / 2
-    long_ = np.maximum(pair_a, pair_b) / 2
+    short, long_ = short_long_sides(quads)
     return float(np.median(short)), float(np.median(long_))
 
 
@@ -2228,10 +2233,7 @@ class Recognizer:
         whole cards found.  Only named cards are returned (no abstentions: most corners of
         such a blob are not index corners)."""
         cfg = self.config
-        sides = np.array([np.hypot(*(np.roll(q, -1, axis=0) - q).T) for q in quads])
-        short = np.minimum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-        long_ = np.maximum(sides[:, 0] + sides[:, 2], sides[:, 1] + sides[:, 3]) / 2
-        card_w, card_h = float(np.median(short)), float(np.median(long_))
+        card_w, card_h = _card_size(quads)
         skip = [p for q in quads for p in q]
         seen = {r.card.code for r in readings if r.card is not None}
         out: list[CardReading] = []
