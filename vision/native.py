@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 # the modules compiled (of the package ``vision``), in one group: they call each other
 # natively
-MODULES = ("pipeline", "detect", "glyphs", "neighbours", "timing")
+MODULES = ("pipeline", "detect", "glyphs", "neighbours", "timing", "fan")
 # ... and built beside them, C written for the loops numpy and OpenCV take several calls for
 # (vision/_kernels.c): the extension module ``vision._kernels``, used with the compiled
 # modules only (see kernels())

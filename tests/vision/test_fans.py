@@ -705,6 +705,7 @@ def _same_poses(got, want) -> bool:
         for p, (quads, rank) in zip(got, want, strict=True))
 
 
+@pytest.mark.sources
 def test_index_poses_of_every_pair_at_once_are_those_of_each_pair_alone(
         crops, webcam, monkeypatch) -> None:
     """The poses are worked out for all pairs of glyphs together; pair by pair gives the
@@ -834,6 +835,7 @@ def test_each_glyphs_pixels_gathered_in_one_pass_are_its_own_in_row_order() -> N
     assert min(shown.values()) > 100
 
 
+@pytest.mark.sources
 def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch) -> None:
     """The looks at a covered corner's patch, made without gathering pixels, give what the
     plain numpy reckoning gives, on the corners read in a row of cards and on random
@@ -958,6 +960,7 @@ def test_corner_looks_give_numpys_numbers(crops, monkeypatch: pytest.MonkeyPatch
     assert any(cuts) and not all(cuts)
 
 
+@pytest.mark.sources
 def test_a_warped_part_is_the_whole_patchs(crops, monkeypatch: pytest.MonkeyPatch) -> None:
     """``warp_part`` (a covered corner's edges looked for on only the part of its patch
     that holds them) gives the whole patch's very pixels: OpenCV's for the whole patch,

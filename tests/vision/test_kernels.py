@@ -836,25 +836,14 @@ def test_band_steps_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     random and flat patches of every size, bands of one row or column to all of them,
     rows and columns, windows reaching past either end of the profile or holding
     nothing (ties between equal rises go to the first)."""
-    import frames
+    import sourcecalls
 
     from vision import fan
 
     _kernels()
     rng = np.random.default_rng(41)
-    cases: list[tuple] = []  # (patch, spans, across, lo, hi)
-    real = fan.band_steps
-
-    def kept(*args):
-        cases.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(fan, "band_steps", kept)
-    rec = pipeline.Recognizer()
-    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
-    rec.read(frames.fan_frame(crops, 5, seed=2)[0])
-    monkeypatch.setattr(fan, "band_steps", real)
-    cases = cases[:120]
+    # (patch, spans, across, lo, hi)
+    cases: list[tuple] = sourcecalls.calls("vision.fan", "band_steps", "fan5-seed2")[:120]
     assert len(cases) >= 40 and {across for _, _, across, _, _ in cases} == {0, 1}
     for i in range(3000):
         h, w = (int(v) for v in rng.integers(1, 160, 2))
@@ -887,24 +876,14 @@ def test_paper_medians_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
     photos and random pictures of every size (an odd and an even count of paper pixels,
     a percentile falling on a level and between two), few levels (ties), and grey levels
     of their own beside the colours."""
-    import frames
+    import sourcecalls
 
     from vision import fan
 
     _kernels()
     rng = np.random.default_rng(47)
-    patches: list[np.ndarray] = []
-    real = fan._paper_median
-
-    def kept(patch: np.ndarray, gray: np.ndarray) -> tuple[float, float, float]:
-        patches.append(patch)
-        return real(patch, gray)
-
-    monkeypatch.setattr(fan, "_paper_median", kept)
-    rec = pipeline.Recognizer()
-    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
-    rec.read(frames.fan_hand(crops, 6, seed=1, layout="row", jitter=3.0).frame)
-    monkeypatch.setattr(fan, "_paper_median", real)
+    patches = [patch for patch, _ in
+               sourcecalls.calls("vision.fan", "_paper_median", "row6-seed1")]
     assert len(patches) >= 5
     cases = [(p, cv2.cvtColor(p, cv2.COLOR_BGR2GRAY)) for p in patches]
     for i, pic in enumerate(_pictures(1500, seed=47)):

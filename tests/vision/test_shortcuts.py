@@ -406,6 +406,7 @@ def test_a_card_cut_short_among_several_is_looked_for_whole() -> None:
         assert said == want, cfg.detect_band_step
 
 
+@pytest.mark.sources
 def test_the_tables_lighter_part_is_no_hand_of_cards(monkeypatch) -> None:
     """Three drawn cards and one of ours on a beige table lit from one side: its lighter
     part is a region of Otsu's mask that no card explains, eight cards large and reaching
