@@ -961,6 +961,25 @@ def _card_box(
     return (float(cx), float(cy)), (float(bw), float(bh)), float(angle)
 
 
+def _opened_near(
+    piece: np.ndarray, shape: tuple[int, ...], k: int
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """The outline ``piece`` (in a mask of ``shape``) filled and opened with a disc ``k``
+    (odd) wide, in the piece's box grown by a pixel and cut to the mask; with the box's
+    offset in the mask.  The opening lies inside the piece; the ring of background round
+    it erodes the piece where the whole mask's background would, and the mask's own edges
+    stay where they were: the same pixels as the whole mask opened, at a fraction of the
+    cost (the mask of a blob of twelve touching cards opened whole: 3 ms)."""
+    x, y, w, h = cv2.boundingRect(piece)
+    x0, y0 = max(0, x - 1), max(0, y - 1)
+    x1, y1 = min(shape[1], x + w + 1), min(shape[0], y + h + 1)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(mask, [piece], -1, 255, -1, offset=(-x0, -y0))
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return np.asarray(opened, np.uint8), (x0, y0)
+
+
 def _card_box_opened(
     piece: np.ndarray, shape: tuple[int, ...], card: float, cfg: RecognizerConfig
 ) -> tuple[tuple[float, float], tuple[float, float], float] | None:
@@ -972,11 +991,9 @@ def _card_box_opened(
     if float(cv2.contourArea(piece)) < cfg.blob_rest_area[0] * card:
         return None
     k = int(round(cfg.blob_rest_open * math.sqrt(card))) | 1
-    mask = np.zeros(shape[:2], np.uint8)
-    cv2.drawContours(mask, [piece], -1, 255, -1)
-    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    opened, (x0, y0) = _opened_near(piece, shape, k)
+    parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                offset=(x0, y0))
     for part in parts:
         box = _card_box(part, card, cfg)
         if box is not None:
@@ -2401,21 +2418,19 @@ class Recognizer:
         if gray is None or card_w <= 0 or float(cv2.contourArea(piece)) < least:
             return None
         k = int(round(cfg.blob_rest_corner_open * math.sqrt(card_w * card_h))) | 1
-        mask = np.zeros(shape[:2], np.uint8)
-        cv2.drawContours(mask, [piece], -1, 255, -1)
-        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        opened, (x0, y0) = _opened_near(piece, shape, k)
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                    offset=(x0, y0))
         best: tuple[float, np.ndarray] | None = None
         for part in parts:
             if float(cv2.contourArea(part)) < least:
                 continue
             one = np.zeros_like(opened)
-            cv2.drawContours(one, [part], -1, 255, -1)
+            cv2.drawContours(one, [part], -1, 255, -1, offset=(-x0, -y0))
             total = float(cv2.countNonZero(one))
             for q in _square_corner_quads(part, card_w, card_h, cfg):
                 inside = np.zeros_like(one)
-                cv2.fillConvexPoly(inside, np.round(q).astype(np.int32), 255)
+                cv2.fillConvexPoly(inside, np.round(q).astype(np.int32) - (x0, y0), 255)
                 cover = cv2.countNonZero(cv2.bitwise_and(one, inside)) / total
                 if cover >= cfg.blob_rest_corner_cover and (best is None or cover > best[0]):
                     best = (cover, q)

@@ -599,3 +599,45 @@ def test_a_region_the_cards_found_cover_is_searched_no_further() -> None:
     assert _covered_by(region, [left, right], 0.9)
     assert not _covered_by(region, [left], 0.9)
     assert not _covered_by(region, [left, right - np.array([30, 0], np.float32)], 0.9)
+
+
+def test_a_piece_opened_near_it_is_the_whole_mask_opened() -> None:
+    """A blob's piece opened in its own box grown by a pixel (``_opened_near``, 3 ms less
+    a piece in a blob of twelve touching cards) gives the very pixels of the whole mask
+    opened, and the parts found in it come in the same order with the same points: for
+    pieces of every size, in the middle of the mask and against each of its edges, necks
+    narrower and wider than the disc, discs of 1 to 41 px."""
+    from vision.pipeline import _opened_near
+
+    rng = np.random.default_rng(61)
+    cut = 0
+    for i in range(300):
+        h, w = (int(v) for v in rng.integers(20, 300, 2))
+        whole = np.zeros((h, w), np.uint8)
+        for _ in range(int(rng.integers(1, 4))):  # blobs joined by necks, or apart
+            c = rng.uniform(-10, (w + 10, h + 10))
+            axes = rng.uniform(3, (w / 2, h / 2))
+            cv2.ellipse(whole, (int(c[0]), int(c[1])), (int(axes[0]), int(axes[1])),
+                        float(rng.uniform(0, 180)), 0, 360, 255, -1)
+        if i % 3 == 0:  # a rectangle against an edge of the mask
+            x, y = int(rng.integers(0, w // 2)), int(rng.integers(0, h // 2))
+            cv2.rectangle(whole, (x, y), (w - 1, h - 1) if i % 2 else (0, 0), 255, -1)
+        pieces, _ = cv2.findContours(whole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        k = int(rng.integers(0, 21)) * 2 + 1
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        for piece in pieces:
+            mask = np.zeros((h, w), np.uint8)
+            cv2.drawContours(mask, [piece], -1, 255, -1)
+            want = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+            got, (x0, y0) = _opened_near(piece, (h, w), k)
+            gh, gw = got.shape
+            cut += int((gh, gw) != (h, w))
+            assert not want[:y0].any() and not want[y0 + gh:].any()
+            assert not want[:, :x0].any() and not want[:, x0 + gw:].any()
+            assert np.array_equal(got, want[y0:y0 + gh, x0:x0 + gw])
+            parts, _ = cv2.findContours(got, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                        offset=(x0, y0))
+            wanted, _ = cv2.findContours(want, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            assert len(parts) == len(wanted)
+            assert all(np.array_equal(a, b) for a, b in zip(parts, wanted, strict=True))
+    assert cut > 200  # (most pieces were opened in less than the whole mask)
