@@ -348,6 +348,12 @@ class RecognizerConfig:
     # index corners that disagree on the suit are overruled by the centre's pips when their
     # shapes name the suit by this margin (on the rank, when the pips counted are its)
     centre_settles_suit: float = 0.03
+    # index corners that agree on a rank only just ahead of the one the middle's pips count
+    # (each corner's first over it by at most this; both corners read, the counted rank
+    # second in each) are settled by the count, the corners' near-tie no rival: a 9H whose
+    # corners both read a Q by 0.003 and 0.01, its nine pips counted (0: not so settled;
+    # 0.12 named an 8S that was not there in 12-card frames tilted and blurred)
+    count_settles_tie: float = 0.05
     # a club or spade named where the middle's pips (two or more; an ace's one big pip
     # is no index glyph's shape: drawn spade aces' scored the club a little higher),
     # their shapes read, score the other black suit higher (by more than this) is not
@@ -3312,6 +3318,19 @@ class Recognizer:
                 ro.insert(0, best)
                 veto = False
                 rivals = [i for i in ro[1:] if RANK_CLASSES[i] in allowed] or ro[1:]
+        counted_tie = False  # the corners' near-tie settled by the pips counted
+        if (cfg.count_settles_tie > 0 and centre is not None and centre.kind == "pips"
+                and len(reads) >= 2 and rank_agree and corner_rank < n_real):
+            counted = next((i for i in ro if centre.counts(RANK_CLASSES[i])), None)
+            if counted is not None and counted != corner_rank and all(
+                    _top_two(r.rank_list, n_real)[1] == counted
+                    and r.rank_list[corner_rank] - r.rank_list[counted]
+                    <= cfg.count_settles_tie for r in reads):
+                counted_tie = True
+                ro.remove(counted)
+                ro.insert(0, counted)
+                rivals = [i for i in ro[1:] if i != corner_rank]
+                veto = False
         r1, r2 = rl[ro[0]], rl[rivals[0]]
         s1, s2 = sl[so[0]], sl[so[1]]
         need = cfg.abstain_margin * (1.0 if len(reads) >= 2 else cfg.single_corner_factor)
@@ -3335,6 +3354,7 @@ class Recognizer:
                 and named in centre.expected() and named != "A"
                 and all(ro[0] in _top_two(r.rank_list, n_real) for r in reads)
             )
+            settled = settled or counted_tie
             rank_agree = rank_agree or settled
             suit_agree = suit_agree or centre.prefers(so[0], cfg.centre_settles_suit)
         agree = rank_agree and suit_agree
