@@ -1,4 +1,4 @@
-/* The card reader's C kernels: twenty-four loops over a corner patch's or a glyph's pixels, a
+/* The card reader's C kernels: twenty-five loops over a corner patch's or a glyph's pixels, a
  * glyph's scores, an outline's points or the cards' quads, that numpy and OpenCV do in
  * several calls or a slow pass each, done in one (see vision/native.py, which loads them
  * with the compiled modules, and scripts/build_native.py, which builds them).
@@ -21,6 +21,8 @@
  *   cc_stats  -- the statistics OpenCV's connectedComponentsWithStats gives beside the
  *                labels connectedComponents gives alike (vision.pipeline._components):
  *                OpenCV's own pass over the labels costs more than the labelling
+ *   row_ends  -- vision.fan.component_pixels's first and last pixel of each row of the
+ *                glyphs' components, looked for in their boxes only
  *   open_lines -- vision.pipeline._open_line's openings of a mask by a line, in the
  *                columns or rows vision.pipeline._long_lines asks for
  *   notches   -- vision.glyphs.side_notches of a suit glyph: OpenCV's outer borders
@@ -2096,6 +2098,79 @@ static PyObject *paper_median(PyObject *self, PyObject *const *args, Py_ssize_t 
     return Py_BuildValue("(ddd)", out[0], out[1], out[2]);
 }
 
+/* row_ends(labels, rows, cols, boxes, n, dx, dy, points, cuts) -> int
+ * vision.fan.component_pixels with row_ends: for each of n components (``boxes``: int32,
+ * n x 5, the label's stats row -- left, top, width, height, area -- and, in its area's
+ * place, the label itself), row by row of its box, the first and the last pixel of that
+ * label in ``labels`` (uint16, rows x cols) -- one where they are the same -- as x + dx,
+ * y + dy into ``points`` (float32, at least twice the boxes' heights x 2); ``cuts``
+ * (int64, n + 1) where each component's points begin, and their end.  Returns how many
+ * points; a box beyond the labels, or more points than ``points`` holds, is a ValueError
+ * (nothing written). */
+static PyObject *row_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 9, "row_ends(labels, rows, cols, boxes, n, dx, dy, points, cuts)", args,
+               1, &rows, &cols) < 0)
+        return NULL;
+    const Py_ssize_t n = PyLong_AsSsize_t(args[4]);
+    const long dx = PyLong_AsLong(args[5]), dy = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *const objects[4] = {args[0], args[3], args[7], args[8]};
+    Py_buffer views[4];
+    static const int writable[4] = {0, 0, 1, 1};
+    if (take_all(objects, views, writable, 4) < 0) return NULL;
+    PyObject *result = NULL;
+    if (rows < 0 || cols < 0 || n < 0
+        || views[0].len != rows * cols * (Py_ssize_t)sizeof(uint16_t)
+        || views[1].len != n * 5 * (Py_ssize_t)sizeof(int32_t)
+        || views[3].len != (n + 1) * (Py_ssize_t)sizeof(int64_t)) {
+        wrong_size("row_ends");
+        goto done;
+    }
+    const uint16_t *labels = (const uint16_t *)views[0].buf;
+    const int32_t *boxes = (const int32_t *)views[1].buf;
+    float *points = (float *)views[2].buf;
+    int64_t *cuts = (int64_t *)views[3].buf;
+    const Py_ssize_t room = views[2].len / (Py_ssize_t)(2 * sizeof(float));
+    Py_ssize_t made = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const int32_t *b = boxes + 5 * k;
+        if (b[0] < 0 || b[1] < 0 || b[2] < 0 || b[3] < 0 || b[0] + (Py_ssize_t)b[2] > cols
+            || b[1] + (Py_ssize_t)b[3] > rows || (made += 2 * (Py_ssize_t)b[3]) > room) {
+            wrong_size("row_ends");
+            goto done;
+        }
+    }
+    made = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const int32_t *b = boxes + 5 * k;
+        const Py_ssize_t x0 = b[0], y0 = b[1], w = b[2], h = b[3];
+        const uint16_t id = (uint16_t)b[4];
+        cuts[k] = made;
+        for (Py_ssize_t y = y0; y < y0 + h; y++) {
+            const uint16_t *row = labels + y * cols;
+            Py_ssize_t first = x0, last = x0 + w - 1;
+            while (first <= last && row[first] != id) first++;
+            if (first > last) continue;
+            while (row[last] != id) last--;
+            points[2 * made] = (float)(first + dx);
+            points[2 * made + 1] = (float)(y + dy);
+            made++;
+            if (last != first) {
+                points[2 * made] = (float)(last + dx);
+                points[2 * made + 1] = (float)(y + dy);
+                made++;
+            }
+        }
+    }
+    cuts[n] = made;
+    result = PyLong_FromSsize_t(made);
+done:
+    release_all(views, 4);
+    return result;
+}
+
 /* a kernel's entry in the module: called with its arguments as they come (vectorcall) */
 #define KERNEL(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
@@ -2112,6 +2187,9 @@ static PyMethodDef methods[] = {
     KERNEL(cc_label,
      "cc_label(mask, rows, cols, labels, stats): 8-connected components as OpenCV numbers "
      "them, and their statistics"),
+    KERNEL(row_ends,
+     "row_ends(labels, rows, cols, boxes, n, dx, dy, points, cuts): each component's first "
+     "and last pixel in each row"),
     KERNEL(cc_stats,
      "cc_stats(labels, rows, cols, out): box and area of each labelled component"),
     KERNEL(open_lines,

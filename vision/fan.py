@@ -88,14 +88,28 @@ def ink_components(
 
 
 def component_pixels(labels: np.ndarray, ids: np.ndarray, origin_xy: tuple[int, int],
-                     row_ends: bool = False) -> list[np.ndarray]:
+                     row_ends: bool = False, stats: np.ndarray | None = None
+                     ) -> list[np.ndarray]:
     """The pixels (x y, float32, moved by ``origin_xy``) of each component of ``labels``
     numbered in ``ids`` (ascending), each in the order of the picture's rows: one pass over
     the label image for them all.  ``row_ends``: only the first and last pixel of each of
     a component's rows (every corner of its convex hull is one of them: a fifth of a
-    glyph's pixels, and OpenCV's convexHull gives the same corners from them)."""
+    glyph's pixels, and OpenCV's convexHull gives the same corners from them) -- with the C
+    kernels and the components' ``stats`` (their rows of OpenCV's statistics, in the order
+    of ``ids``), looked for in each one's box only."""
     if not len(ids):
         return []
+    if (row_ends and stats is not None and _KERNELS is not None and labels.dtype == np.uint16
+            and labels.ndim == 2 and labels.flags.c_contiguous and len(stats) == len(ids)):
+        boxes = np.array(stats, np.int32).reshape(-1, 5)
+        boxes[:, 4] = ids
+        n = len(ids)
+        points = np.empty((2 * int(boxes[:, 3].sum()), 2), np.float32)
+        cuts = np.empty(n + 1, np.int64)
+        _KERNELS.row_ends(labels, labels.shape[0], labels.shape[1], boxes, n,
+                          int(origin_xy[0]), int(origin_xy[1]), points, cuts)
+        bounds: list[int] = cuts.tolist()
+        return [points[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     wanted = np.zeros(int(ids[-1]) + 2, bool)  # (the last: every label above the wanted)
     wanted[ids] = True
     flat = labels.ravel()
@@ -534,7 +548,8 @@ def _covered(
         # each component's outermost pixels, its convex hull's corners: the glyph's extent
         # along any direction is theirs (index_poses measures it some sixty times a look)
         pixels = [np.asarray(cv2.convexHull(p), np.float32).reshape(-1, 2)
-                  for p in component_pixels(labels, ids, (x0, y0), row_ends=True)]
+                  for p in component_pixels(labels, ids, (x0, y0), row_ends=True,
+                                            stats=stats)]
         stats = stats.astype(np.float32)
         stats[:, 0] += x0
         stats[:, 1] += y0

@@ -9,12 +9,12 @@ source says, with its annotations enforced (a value of another type is a ``TypeE
 and its functions bound where they are called (a test that swaps one out runs on the
 sources: see ``tests/conftest.py``).
 
-Built with them is a small C extension, ``vision/_kernels.c``: twenty-four loops over a
+Built with them is a small C extension, ``vision/_kernels.c``: twenty-five loops over a
 patch's or a glyph's pixels (a percentile, the paper's colour and light, a glyph's square
 padded, its gradient histograms and their blocks, the rest of its features, the width of
-its top, the labels of connected components, their statistics and a glyph's cut from
-them, the openings by a line, the dents in a suit glyph's sides, the median colour of a corner
-patch's paper), the glyph scores (each
+its top, the labels of connected components, their statistics, a glyph's cut from them and
+the ends of each one's rows, the openings by a line, the dents in a suit glyph's sides, the
+median colour of a corner patch's paper), the glyph scores (each
 class's best less the aspect penalty), an outline's points (the lines fitted to a card's
 sides, how much of a quad's outline runs along them) or the cards' quads (their corners
 put in order, their areas and sides' lengths, the step down from their paper at their
@@ -128,6 +128,10 @@ class Kernels(Protocol):
 
     def cc_stats(self, labels: NDArray[np.uint16], rows: int, cols: int,
                  out: NDArray[np.int32]) -> None: ...
+
+    def row_ends(self, labels: NDArray[np.uint16], rows: int, cols: int,
+                 boxes: NDArray[np.int32], n: int, dx: int, dy: int,
+                 points: NDArray[np.float32], cuts: NDArray[np.int64]) -> int: ...
 
     def open_lines(self, mask: NDArray[np.uint8], rows: int, cols: int, n: int, vertical: bool,
                    lo: int, hi: int, out: NDArray[np.uint8]) -> None: ...

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import realdata
 
-from vision import detect, glyphs, native, pipeline
+from vision import detect, fan, glyphs, native, pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -521,6 +521,41 @@ def test_glyph_cut_outs_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None
     assert inked > 500
 
 
+def test_row_ends_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each component's first and last pixel of each row (``fan.component_pixels`` with
+    its statistics, through the kernel row_ends): the sources' points, float32 and in the
+    same order, for every component and for random choices of them (none, one, all) of the
+    labels of random masks, of suit-shaped ones and of a whole covered-corner search's
+    region of real touching cards; moved by an offset or not."""
+    _kernels()
+    rng = np.random.default_rng(47)
+    masks = _ink_masks(rng, 160) + _suit_like(rng, 160)
+    frame = cv2.imread(str(realdata.photos("phone-scenes")[0].path), cv2.IMREAD_GRAYSCALE)
+    assert frame is not None
+    masks.append((frame[:400, :600] < 90).astype(np.uint8))  # (a photo's dark ink: a region)
+    cases = []
+    for m in masks:
+        n, labels, stats = pipeline._components((m > 0).astype(np.uint8))
+        every = np.arange(1, n)
+        for ids in (every, every[rng.random(len(every)) < 0.5], every[:1], every[-1:]):
+            at = (int(rng.integers(-3, 700)), int(rng.integers(-3, 500)))
+            cases.append((labels, ids, at, stats[ids]))
+    assert fan._KERNELS is not None and all(  # (as the kernel takes them)
+        lab.dtype == np.uint16 and lab.flags.c_contiguous for lab, *_ in cases)
+    mine = [fan.component_pixels(lab, ids, at, row_ends=True, stats=st)
+            for lab, ids, at, st in cases]
+    monkeypatch.setattr(fan, "_KERNELS", None)
+    theirs = [fan.component_pixels(lab, ids, at, row_ends=True, stats=st)
+              for lab, ids, at, st in cases]
+    points = 0
+    for a, b in zip(mine, theirs, strict=True):
+        assert len(a) == len(b)
+        for p, q in zip(a, b, strict=True):
+            assert p.dtype == q.dtype == np.float32 and np.array_equal(p, q)
+            points += len(p)
+    assert points > 100_000
+
+
 def test_suit_tops_are_the_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     """``top_width`` through the kernel (ink_span): the sources' widths, for suit-shaped and
     random masks at every height asked, rows without ink and masks one row tall too."""
@@ -992,6 +1027,17 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.cc_label(mask, 4, 5, labels, np.zeros((3, 4), np.int32))
     with pytest.raises(ValueError, match="cc_label"):  # no room for the second component
         k.cc_label(mask, 4, 5, labels, stats[:1].copy())
+    boxes = np.array([[0, 0, 2, 4, 1], [3, 0, 2, 4, 2]], np.int32)
+    points = np.full((16, 2), 7.0, np.float32)  # (the most two boxes 4 rows tall give)
+    cuts = np.zeros(3, np.int64)
+    with pytest.raises(ValueError, match="row_ends"):
+        k.row_ends(labels, 4, 5, boxes, 2, 0, 0, points[:7], cuts)  # (room for 7)
+    with pytest.raises(ValueError, match="row_ends"):  # a box beyond the labels
+        k.row_ends(labels, 4, 5, boxes + np.array([1, 0, 0, 0, 0], np.int32), 2, 0, 0,
+                   points, cuts)
+    with pytest.raises(ValueError, match="row_ends"):
+        k.row_ends(labels, 4, 5, boxes, 2, 0, 0, points, cuts[:2])
+    assert (points == 7.0).all() and (cuts == 0).all()
     assert (labels == 0).all() and (stats == 7).all()
     assert k.cc_label(mask, 4, 5, labels, np.zeros((3, 5), np.int32)) == 3
     labels[:] = 0
