@@ -613,8 +613,9 @@ class RecognizerConfig:
     grow_prints: bool = True
     print_edge_contrast: float = 20.0
     print_overlap: float = 0.1
-    # ... and a bright region no card found explained is looked into no further (fanned
-    # cards' corners) where the cards so found and those named whole cover this share of it
+    # a bright region no card found explained is looked into no further (covered corners,
+    # the outline's corners, the rest of it) where the cards named whole (those found round
+    # their printed frames among them) cover this share of it
     print_blob_cover: float = 0.9
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
@@ -2070,14 +2071,14 @@ class Recognizer:
                     tops = self._row_tops(pyr, raw)
             raw = raw + tops
             if self.config.grow_prints:
-                # (before the covered corners are looked for: a card so found is whole, and
-                # the bright region it explains needs no search)
                 raw, grown = self._grown_prints(pyr, raw)
-                if grown:
-                    found = [np.array(r.corners, np.float32).reshape(4, 2) for r in raw
-                             if r.card is not None and not r.partial and len(r.corners) == 4]
-                    blobs = [b for b in blobs
-                             if not _covered_by(b, found, self.config.print_blob_cover)]
+            # a bright region that the cards named whole explain needs no search (two cards
+            # touching, each found whole; a card found round its printed frame)
+            found = [np.array(r.corners, np.float32).reshape(4, 2) for r in raw
+                     if r.card is not None and not r.partial and len(r.corners) == 4]
+            if blobs and found:
+                blobs = [b for b in blobs
+                         if not _covered_by(b, found, self.config.print_blob_cover)]
             readings = _drop_doubles(raw)
             named_areas = [abs(_area(r.corners)) for r in raw if r.card is not None]
             blobs = [b for b in blobs if not self._table_part(b, named_areas, bgr.shape)]
