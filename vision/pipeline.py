@@ -477,6 +477,16 @@ class RecognizerConfig:
     blob_rest_corner_edge: float = 0.25
     blob_rest_corner_cover: float = 0.9
     blob_rest_corner_snap: float = 0.1
+    # ... and a piece several cards large (blob_rest_cluster x the median card named whole,
+    # or more: cards touching in a cluster, their outlines run together) read as the cards
+    # at its square corners (as above, but each card lying blob_rest_cluster_inside in the
+    # piece rather than covering it), blob_rest_cluster_reads at most a piece
+    blob_rest_cluster: float = 1.3
+    blob_rest_cluster_inside: float = 0.9
+    blob_rest_cluster_reads: int = 16
+    # the pieces beside the cards so named looked at again, this many times at most (what a
+    # card named leaves of its cluster may be a card's shape)
+    blob_rest_again: int = 1
     overlap_factor: float = 1.5  # margin needed, times that of a whole card's single corner
     # ... and confidence (1.0 reads no overlapped corner)
     overlap_min_confidence: float = 0.5
@@ -2100,7 +2110,19 @@ class Recognizer:
                                                     unsized=tops + grown)
             if blobs and self.config.blob_rest:
                 with self.stages("overlaps"):
-                    readings += self._blob_rest(pyr, blobs, readings)
+                    more = self._blob_rest(pyr, blobs, readings)
+                    readings += more
+                    for _ in range(self.config.blob_rest_again):
+                        if not more:
+                            break
+                        # a blob where cards were found: its rest looked at again
+                        centres = [(sum(x for x, _ in r.corners) / len(r.corners),
+                                    sum(y for _, y in r.corners) / len(r.corners))
+                                   for r in more]
+                        again = [b for b in blobs if any(
+                            cv2.pointPolygonTest(b, c, False) >= 0 for c in centres)]
+                        more = self._blob_rest(pyr, again, readings, near=more)
+                        readings += more
             readings = self._unblurred(pyr, readings)
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
@@ -2304,15 +2326,19 @@ class Recognizer:
         return out
 
     def _blob_rest(
-        self, pyr: _Pyramid, blobs: list[np.ndarray], readings: list[CardReading]
+        self, pyr: _Pyramid, blobs: list[np.ndarray], readings: list[CardReading],
+        near: list[CardReading] | None = None,
     ) -> list[CardReading]:
         """Cards in a bright region of touching cards (a blob) that no stage found: the
         region without the quads read in it, and a band round each (their edges), where a
         piece of a card's size and shape is left (``blob_rest_area``, ``blob_rest_fill``,
         ``blob_rest_aspect``), read as a card, or a piece smaller than a card as the card
         round it (:meth:`_card_round_piece`), or a piece showing a card's square corner as
-        that card (:meth:`_card_at_corner`); those named (as a guess is: no card, no
-        quad)."""
+        that card (:meth:`_card_at_corner`), or a piece several cards large as the cards at
+        its square corners (:meth:`_cards_in_cluster`); those named (as a guess is: no
+        card, no quad).  ``near``: the cards named by the pass before, where only the
+        pieces beside them are looked at (what they leave of a piece may now be a card's
+        shape), each read without a second look from restored pictures."""
         cfg = self.config
         found = [r for r in readings
                  if r.card is not None and not r.partial and len(r.corners) == 4]
@@ -2330,6 +2356,20 @@ class Recognizer:
         opener = np.ones((5, 5), np.uint8)
         out: list[CardReading] = []
         taken: list[np.ndarray] = []  # the quads of the cards named here
+        boxes = None if near is None else [
+            (min(x for x, _ in r.corners) - band - 2, min(y for _, y in r.corners) - band - 2,
+             max(x for x, _ in r.corners) + band + 2, max(y for _, y in r.corners) + band + 2)
+            for r in near]
+
+        def changed(piece: np.ndarray, x0: int, y0: int) -> bool:
+            # (a piece beside a card named in the pass before, where only such pieces differ)
+            if boxes is None:
+                return True
+            x, y, w, h = cv2.boundingRect(piece)
+            x, y = x + x0, y + y0
+            return any(x <= bx1 and bx0 <= x + w and y <= by1 and by0 <= y + h
+                       for bx0, by0, bx1, by1 in boxes)
+
         for blob in blobs:
             filled = _filled(blob, 255, (fw, fh))
             if filled is None:
@@ -2347,7 +2387,7 @@ class Recognizer:
                 # piece of no card's shape is cut where its outline dents deepest on either
                 # side; what is left of a chain of cards, cut again
                 odd = [p for p in pieces if lo * card <= cv2.contourArea(p)
-                       and _card_box(p, card, cfg) is None]
+                       and changed(p, x0, y0) and _card_box(p, card, cfg) is None]
                 if not odd:
                     break
                 cuts = [_cut_between_dents(rest, p, 0.15 * math.sqrt(card), band, card, cfg)
@@ -2357,6 +2397,8 @@ class Recognizer:
                 pieces, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL,
                                              cv2.CHAIN_APPROX_SIMPLE)
             for piece in pieces:
+                if not changed(piece, x0, y0):
+                    continue
                 box = _card_box(piece, card, cfg)
                 if box is None and cfg.blob_rest_open > 0:
                     box = _card_box_opened(piece, rest.shape, card, cfg)
@@ -2368,11 +2410,19 @@ class Recognizer:
                     if grown is None:
                         grown = self._card_at_corner(piece, rest.shape, (x0, y0), named, size)
                     if grown is None:
+                        if cfg.blob_rest_cluster > 0:
+                            for r in self._cards_in_cluster(pyr, piece, rest.shape, (x0, y0),
+                                                            named + taken, size, card):
+                                out.append(r)
+                                taken.append(np.asarray(r.corners, np.float32))
                         continue
                     q = grown
                 if _overlaps_any(q, taken, cfg.print_overlap):
                     continue  # (a card read already, from another piece of it)
-                reading = self.read_quad(pyr, q)
+                # (looked at again, not from restored pictures as well: a card's shape
+                # left beside the cards named reads clearly or is none; 320 touching
+                # frames named the same cards either way)
+                reading = self.read_quad(pyr, q, retry=near is None)
                 if reading.card is not None:
                     out.append(reading)
                     taken.append(q)
@@ -2403,6 +2453,53 @@ class Recognizer:
             return None
         q = order_clockwise(found)
         return None if _overlaps_any(q, quads, cfg.print_overlap) else q
+
+    def _cards_in_cluster(
+        self, pyr: _Pyramid, piece: np.ndarray, shape: tuple[int, ...],
+        origin: tuple[int, int], quads: list[np.ndarray], size: tuple[float, float],
+        card: float,
+    ) -> list[CardReading]:
+        """The cards named at the square corners of a piece of a blob several cards large
+        (``blob_rest_cluster`` x ``card``, the median card's area, or more): cards touching
+        one another in a cluster, each whole but for its outline, which runs into the
+        others'.  Each card-sized quad at a square corner of the piece
+        (:func:`_square_corner_quads`) lying ``blob_rest_cluster_inside`` in it, overlapping
+        none of ``quads`` nor a card named here by more than ``print_overlap``, its sides
+        moved onto the edges near them, is read whole (``blob_rest_cluster_reads`` at
+        most)."""
+        cfg = self.config
+        gray = self.frame_gray
+        card_w, card_h = size
+        if gray is None or card_w <= 0 or float(cv2.contourArea(piece)) < (
+                cfg.blob_rest_cluster * card):
+            return []
+        x, y, w, h = cv2.boundingRect(piece)
+        mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(mask, [piece], -1, 255, -1, offset=(-x, -y))
+        out: list[CardReading] = []
+        taken = list(quads)
+        reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
+        reads = 0
+        for q in _square_corner_quads(piece, card_w, card_h, cfg):
+            inside = np.zeros_like(mask)
+            cv2.fillConvexPoly(inside, np.round(q).astype(np.int32) - (x, y), 255)
+            if cv2.countNonZero(cv2.bitwise_and(mask, inside)) < (
+                    cfg.blob_rest_cluster_inside * abs(quad_area(q))):
+                continue
+            g = order_clockwise(q + np.array(origin, np.float32))
+            if _overlaps_any(g, taken, cfg.print_overlap):
+                continue
+            g = order_clockwise(snap_sides(gray, g, reach, cfg.neighbour_contrast))
+            if _overlaps_any(g, taken, cfg.print_overlap):
+                continue
+            reading = self.read_quad(pyr, g)
+            reads += 1
+            if reading.card is not None:
+                out.append(reading)
+                taken.append(g)
+            if reads >= cfg.blob_rest_cluster_reads:
+                break
+        return out
 
     def _card_at_corner(
         self, piece: np.ndarray, shape: tuple[int, ...], origin: tuple[int, int],
