@@ -2411,8 +2411,9 @@ class Recognizer:
                         grown = self._card_at_corner(piece, rest.shape, (x0, y0), named, size)
                     if grown is None:
                         if cfg.blob_rest_cluster > 0:
-                            for r in self._cards_in_cluster(pyr, piece, rest.shape, (x0, y0),
-                                                            named + taken, size, card):
+                            for r in self._cards_in_cluster(pyr, piece, (x0, y0),
+                                                            named + taken, size, card,
+                                                            retry=near is None):
                                 out.append(r)
                                 taken.append(np.asarray(r.corners, np.float32))
                         continue
@@ -2455,9 +2456,8 @@ class Recognizer:
         return None if _overlaps_any(q, quads, cfg.print_overlap) else q
 
     def _cards_in_cluster(
-        self, pyr: _Pyramid, piece: np.ndarray, shape: tuple[int, ...],
-        origin: tuple[int, int], quads: list[np.ndarray], size: tuple[float, float],
-        card: float,
+        self, pyr: _Pyramid, piece: np.ndarray, origin: tuple[int, int],
+        quads: list[np.ndarray], size: tuple[float, float], card: float, retry: bool = True,
     ) -> list[CardReading]:
         """The cards named at the square corners of a piece of a blob several cards large
         (``blob_rest_cluster`` x ``card``, the median card's area, or more): cards touching
@@ -2466,7 +2466,7 @@ class Recognizer:
         (:func:`_square_corner_quads`) lying ``blob_rest_cluster_inside`` in it, overlapping
         none of ``quads`` nor a card named here by more than ``print_overlap``, its sides
         moved onto the edges near them, is read whole (``blob_rest_cluster_reads`` at
-        most)."""
+        most; ``retry``: see :meth:`read_quad`)."""
         cfg = self.config
         gray = self.frame_gray
         card_w, card_h = size
@@ -2492,7 +2492,7 @@ class Recognizer:
             g = order_clockwise(snap_sides(gray, g, reach, cfg.neighbour_contrast))
             if _overlaps_any(g, taken, cfg.print_overlap):
                 continue
-            reading = self.read_quad(pyr, g)
+            reading = self.read_quad(pyr, g, retry)
             reads += 1
             if reading.card is not None:
                 out.append(reading)
