@@ -471,12 +471,14 @@ class RecognizerConfig:
     # those named whole, either way round; the card covering blob_rest_corner_cover of the
     # piece's part and most of it, its sides moved onto the edges within
     # blob_rest_corner_snap of its short side, is read (where it overlaps no card named by
-    # print_overlap)
+    # print_overlap); where it names none, the next most covering, blob_rest_corner_tries
+    # in all
     blob_rest_corner_open: float = 0.05
     blob_rest_corner_poly: float = 0.03
     blob_rest_corner_edge: float = 0.25
     blob_rest_corner_cover: float = 0.9
     blob_rest_corner_snap: float = 0.1
+    blob_rest_corner_tries: int = 2
     # ... and a piece several cards large (blob_rest_cluster x the median card named whole,
     # or more: cards touching in a cluster, their outlines run together) read as the cards
     # at its square corners (as above, but each card lying blob_rest_cluster_inside in the
@@ -2334,7 +2336,7 @@ class Recognizer:
         piece of a card's size and shape is left (``blob_rest_area``, ``blob_rest_fill``,
         ``blob_rest_aspect``), read as a card, or a piece smaller than a card as the card
         round it (:meth:`_card_round_piece`), or a piece showing a card's square corner as
-        that card (:meth:`_card_at_corner`), or a piece several cards large as the cards at
+        that card (:meth:`_cards_at_corner`), or a piece several cards large as the cards at
         its square corners (:meth:`_cards_in_cluster`); those named (as a guess is: no
         card, no quad).  ``near``: the cards named by the pass before, where only the
         pieces beside them are looked at (what they leave of a piece may now be a card's
@@ -2403,13 +2405,13 @@ class Recognizer:
                 if box is None and cfg.blob_rest_open > 0:
                     box = _card_box_opened(piece, rest.shape, card, cfg)
                 if box is not None:
-                    q = order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
-                                        + np.array([x0, y0], np.float32))
+                    tries = [order_clockwise(np.asarray(cv2.boxPoints(box), np.float32)
+                                             + np.array([x0, y0], np.float32))]
                 else:
                     grown = self._card_round_piece(piece, card, (x0, y0), named)
-                    if grown is None:
-                        grown = self._card_at_corner(piece, rest.shape, (x0, y0), named, size)
-                    if grown is None:
+                    tries = ([grown] if grown is not None else
+                             self._cards_at_corner(piece, rest.shape, (x0, y0), named, size))
+                    if not tries:
                         if cfg.blob_rest_cluster > 0:
                             for r in self._cards_in_cluster(pyr, piece, (x0, y0),
                                                             named + taken, size, card,
@@ -2417,16 +2419,17 @@ class Recognizer:
                                 out.append(r)
                                 taken.append(np.asarray(r.corners, np.float32))
                         continue
-                    q = grown
-                if _overlaps_any(q, taken, cfg.print_overlap):
-                    continue  # (a card read already, from another piece of it)
-                # (looked at again, not from restored pictures as well: a card's shape
-                # left beside the cards named reads clearly or is none; 320 touching
-                # frames named the same cards either way)
-                reading = self.read_quad(pyr, q, retry=near is None)
-                if reading.card is not None:
-                    out.append(reading)
-                    taken.append(q)
+                for q in tries:
+                    if _overlaps_any(q, taken, cfg.print_overlap):
+                        continue  # (a card read already, from another piece of it)
+                    # (looked at again, not from restored pictures as well: a card's shape
+                    # left beside the cards named reads clearly or is none; 320 touching
+                    # frames named the same cards either way)
+                    reading = self.read_quad(pyr, q, retry=near is None)
+                    if reading.card is not None:
+                        out.append(reading)
+                        taken.append(q)
+                        break
         return out
 
     def _card_round_piece(self, piece: np.ndarray, card: float, origin: tuple[int, int],
@@ -2501,30 +2504,32 @@ class Recognizer:
                 break
         return out
 
-    def _card_at_corner(
+    def _cards_at_corner(
         self, piece: np.ndarray, shape: tuple[int, ...], origin: tuple[int, int],
         quads: list[np.ndarray], size: tuple[float, float],
-    ) -> np.ndarray | None:
-        """The card a piece of a blob (see :meth:`_blob_rest`: an outline in a mask of
-        ``shape``, offset ``origin`` in the picture) shows a square corner of, ``size``
-        (short side, long side) large: a court touching others, whose paper breaks round
-        its picture, leaves a piece of no card's shape, but its paper's edges still meet at
-        its corners.  Each such corner (:func:`_square_corner_quads`) of each part of the
-        piece (opened ``blob_rest_corner_open`` wide, parting it from slivers; the piece and
-        the part each the first of ``blob_rest_print`` of a card at least) gives a card
-        either way round; the one covering most of the part, ``blob_rest_corner_cover`` of
-        it at least, is taken, its sides moved onto the edges near them.  None where there
-        is none, or where it overlaps one of ``quads`` (the cards named) by more than
-        ``print_overlap``."""
+    ) -> list[np.ndarray]:
+        """The cards a piece of a blob (see :meth:`_blob_rest`: an outline in a mask of
+        ``shape``, offset ``origin`` in the picture) may show a square corner of, ``size``
+        (short side, long side) large, likeliest first, to be read in turn until one names a
+        card: a court touching others, whose paper breaks round its picture, leaves a piece
+        of no card's shape, but its paper's edges still meet at its corners.  Each such
+        corner (:func:`_square_corner_quads`) of each part of the piece (opened
+        ``blob_rest_corner_open`` wide, parting it from slivers; the piece and the part each
+        the first of ``blob_rest_print`` of a card at least) gives a card either way round;
+        those covering ``blob_rest_corner_cover`` of the part at least are taken, most
+        covering first, ``blob_rest_corner_tries`` at most (what is left of a court's paper
+        can lie more along its short side than the card does), their sides moved onto the
+        edges near them.  None where there is none; none that overlaps one of ``quads``
+        (the cards named) by more than ``print_overlap``."""
         cfg = self.config
         gray = self.frame_gray
         card_w, card_h = size
         least = cfg.blob_rest_print[0] * card_w * card_h
         if gray is None or card_w <= 0 or float(cv2.contourArea(piece)) < least:
-            return None
+            return []
         k = int(round(cfg.blob_rest_corner_open * math.sqrt(card_w * card_h))) | 1
         parts, opened, (x0, y0) = _opened_parts(piece, shape, k)
-        best: tuple[float, np.ndarray] | None = None
+        covering: list[tuple[float, int, np.ndarray]] = []
         for part in parts:
             if float(cv2.contourArea(part)) < least:
                 continue
@@ -2535,14 +2540,16 @@ class Recognizer:
                 inside = np.zeros_like(one)
                 cv2.fillConvexPoly(inside, np.round(q).astype(np.int32) - (x0, y0), 255)
                 cover = cv2.countNonZero(cv2.bitwise_and(one, inside)) / total
-                if cover >= cfg.blob_rest_corner_cover and (best is None or cover > best[0]):
-                    best = (cover, q)
-        if best is None:
-            return None
-        q = order_clockwise(best[1] + np.array(origin, np.float32))
+                if cover >= cfg.blob_rest_corner_cover:
+                    covering.append((-cover, len(covering), q))
         reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
-        q = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
-        return None if _overlaps_any(q, quads, cfg.print_overlap) else q
+        out: list[np.ndarray] = []
+        for _, _, q in sorted(covering, key=lambda c: c[:2])[:cfg.blob_rest_corner_tries]:
+            q = order_clockwise(q + np.array(origin, np.float32))
+            q = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
+            if not _overlaps_any(q, quads, cfg.print_overlap):
+                out.append(q)
+        return out
 
     def read_crop(self, crop: np.ndarray) -> CardReading:
         """Read an image that is one card filling the frame (a cell of a deck sheet).  It

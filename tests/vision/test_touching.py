@@ -517,6 +517,22 @@ def test_a_court_touching_others_is_read_from_its_papers_corner(
     assert Counter(said) == Counter(codes), (said, codes)
 
 
+def test_a_courts_corner_that_names_nothing_one_way_round_is_read_the_other(
+        rec: Recognizer, crops: list[tuple[np.ndarray, str]]) -> None:
+    """Twelve real cards touching one another (1280x720, seeds 114 and 145): the jack and
+    the king of clubs, each touching others, their paper broken round the picture.  What
+    is left of the jack's paper lies more along his short side than his card does, so the
+    card at its square corner covering most of it lies the wrong way round and names
+    nothing; the card the other way round there, next most covering, is read and names him
+    (``blob_rest_corner_tries``).  Neither was named when only the first was read; none
+    wrong either way."""
+    first = Recognizer(RecognizerConfig(blob_rest_corner_tries=1))
+    for seed, code in ((114, "JC"), (145, "KC")):
+        said, codes = _twelve_touching(rec, crops, seed)
+        before, _ = _twelve_touching(first, crops, seed)
+        assert code in said and code not in before, (seed, said, before)
+
+
 def test_a_chain_of_touching_cards_is_cut_again_and_again(rec: Recognizer) -> None:
     """Twelve of the webcam deck's cards touching one another (1280x720, seed 215): what
     the cards read leave of their bright region holds a chain of cards, each touching the
