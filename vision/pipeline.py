@@ -472,13 +472,16 @@ class RecognizerConfig:
     # piece's part and most of it, its sides moved onto the edges within
     # blob_rest_corner_snap of its short side, is read (where it overlaps no card named by
     # print_overlap); where it names none, the next most covering, blob_rest_corner_tries
-    # in all
+    # in all.  A snap that changes a side's length by more than blob_rest_corner_keep of it
+    # found lines in the cards, not their edges: the quad is read as it was found (also the
+    # cluster's quads, below)
     blob_rest_corner_open: float = 0.05
     blob_rest_corner_poly: float = 0.03
     blob_rest_corner_edge: float = 0.25
     blob_rest_corner_cover: float = 0.9
-    blob_rest_corner_snap: float = 0.1
+    blob_rest_corner_snap: float = 0.05
     blob_rest_corner_tries: int = 2
+    blob_rest_corner_keep: float = 0.12
     # ... and a piece several cards large (blob_rest_cluster x the median card named whole,
     # or more: cards touching in a cluster, their outlines run together) read as the cards
     # at its square corners (as above, but each card lying blob_rest_cluster_inside in the
@@ -2492,7 +2495,7 @@ class Recognizer:
             g = order_clockwise(q + np.array(origin, np.float32))
             if _overlaps_any(g, taken, cfg.print_overlap):
                 continue
-            g = order_clockwise(snap_sides(gray, g, reach, cfg.neighbour_contrast))
+            g = self._snapped_card(gray, g, reach)
             if _overlaps_any(g, taken, cfg.print_overlap):
                 continue
             reading = self.read_quad(pyr, g, retry)
@@ -2503,6 +2506,22 @@ class Recognizer:
             if reads >= cfg.blob_rest_cluster_reads:
                 break
         return out
+
+    def _snapped_card(self, gray: np.ndarray, q: np.ndarray, reach: int) -> np.ndarray:
+        """A card-sized quad ``q`` (clockwise) with its sides moved onto the edges within
+        ``reach`` of them (:func:`snap_sides`), where that keeps each side within
+        ``blob_rest_corner_keep`` of its length; else ``q`` as it is: a side moved onto a
+        line in the card's picture, or onto the paper of a card it touches, would read
+        the card askew (a 4D as a 4H)."""
+        cfg = self.config
+        g = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
+        if cfg.blob_rest_corner_keep <= 0:
+            return g
+        before = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
+        after = np.hypot(*(np.roll(g, -1, axis=0) - g).T)
+        if np.all(np.abs(after - before) <= cfg.blob_rest_corner_keep * before):
+            return g
+        return q
 
     def _cards_at_corner(
         self, piece: np.ndarray, shape: tuple[int, ...], origin: tuple[int, int],
@@ -2546,7 +2565,7 @@ class Recognizer:
         out: list[np.ndarray] = []
         for _, _, q in sorted(covering, key=lambda c: c[:2])[:cfg.blob_rest_corner_tries]:
             q = order_clockwise(q + np.array(origin, np.float32))
-            q = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
+            q = self._snapped_card(gray, q, reach)
             if not _overlaps_any(q, quads, cfg.print_overlap):
                 out.append(q)
         return out

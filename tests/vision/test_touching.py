@@ -533,6 +533,24 @@ def test_a_courts_corner_that_names_nothing_one_way_round_is_read_the_other(
         assert code in said and code not in before, (seed, said, before)
 
 
+def test_a_corner_card_snapped_out_of_its_shape_is_read_as_found(
+        rec: Recognizer, crops: list[tuple[np.ndarray, str]]) -> None:
+    """Twelve real cards crowded to a 640x480 frame (scale 0.7, seed 30): the 4D lies in a
+    cluster of touching cards, and the card-sized quad at a square corner of what is left
+    of their region is on it.  Moving its sides onto the edges near them finds lines in
+    the cards instead (its sides 74, 125, 93 and 120 px, from 83 and 118), and the
+    skewed quad read a 4H; a quad whose sides the snap changes by more than
+    ``blob_rest_corner_keep`` is read as found, and names the 4D."""
+    import frames
+
+    frame, codes = frames.touching_frame(crops, 12, seed=30, scale=0.7)
+    said = [x.card.code for x in rec.read(frame) if x.card is not None]
+    assert not Counter(said) - Counter(codes) and "4D" in said, (said, codes)
+    loose = Recognizer(RecognizerConfig(blob_rest_corner_keep=0.0))
+    said_loose = [x.card.code for x in loose.read(frame) if x.card is not None]
+    assert "4H" in said_loose and "4H" not in codes, said_loose
+
+
 def test_a_chain_of_touching_cards_is_cut_again_and_again(rec: Recognizer) -> None:
     """Twelve of the webcam deck's cards touching one another (1280x720, seed 215): what
     the cards read leave of their bright region holds a chain of cards, each touching the
