@@ -381,6 +381,11 @@ class RecognizerConfig:
     # ink in an index zone larger than the index read (by this factor, each way) is no index
     index_slack: float = 1.3
     pip_height: tuple[float, float] = (0.05, 0.22)
+    # ink along a side of the crop, in this share of its width (or height) next to it and
+    # long along it, is the paper's shade, not print (a card photographed under a lamp,
+    # its paper darker towards its edges): neither a pip nor anything that stops the pips
+    # being counted
+    centre_shade_band: float = 0.2
     picture_density: float = 0.3  # ink share of a big central blob that makes a picture
     # in a colour picture, a court's picture shows colours besides red (yellow, blue: at
     # least 0.12 of its box on the decks photographed), the blob of a small or blurred
@@ -4351,6 +4356,7 @@ def analyse_centre(
     pips = []
     big: list[tuple[int, int, int, int]] = []  # boxes of ink the size of a picture
     other = 0
+    shaded = False  # (ink taken for the paper's shade)
     least = 0.04 * H
     sizable = [(i, r) for i, r in enumerate(rows) if i and (r[3] >= least or r[2] >= least)]
     for i, (x, y, w, h, a) in sizable:
@@ -4365,6 +4371,9 @@ def analyse_centre(
             if pieces is not None:
                 sizable += [p for p in pieces if p[1][3] >= least or p[1][2] >= least]
                 continue
+        if _shade(x, y, w, h, W, H, cfg.centre_shade_band):
+            shaded = True
+            continue  # the paper's shade along the card's edge, not print (see the config)
         if x <= mg or y <= mg or x + w >= W - mg or y + h >= H - mg:
             other += 1
             continue
@@ -4402,17 +4411,31 @@ def analyse_centre(
                      if not any(x0 <= p[1] + p[3] / 2 <= x1 and y0 <= p[2] + p[4] / 2 <= y1
                                 for x0, y0, x1, y1 in big))
         return Centre("picture" if beside < 2 else "plain")
-    if not pips or other:
+    def unknown() -> Centre:
+        """No pips that count: a picture where the middle shows a court's yellow."""
         if colour and _yellow_share(shown(), paper, cfg) >= cfg.picture_yellow:
             return Centre("picture", apart=True)
         return Centre("unknown")
+
+    if not pips or other:
+        return unknown()
     # the median pip area (whole pixel counts: as np.median gives it)
     areas = sorted(p[5] for p in pips)
     mid = len(areas) // 2
     med = float(areas[mid]) if len(areas) % 2 else (areas[mid - 1] + areas[mid]) / 2
     same = [p for p in pips if 0.5 * med <= p[5] <= 2.0 * med]
-    if len(same) != len(pips):
-        return Centre("unknown")
+    if len(same) != len(pips) and not (
+            len(same) >= 2 and all(
+                p[5] < 0.5 * med and _centred_in_index_zone(p[1], p[2], p[3], p[4], W, H, zx, zy)
+                for p in pips if p not in same)):
+        # (ink smaller than a pip whose middle lies in an index zone is that index's suit,
+        # the quad found a little off the card; pieces of a blurred picture are of all
+        # sizes)
+        return unknown()
+    if shaded and colour and _yellow_share(shown(), paper, cfg) >= cfg.picture_yellow:
+        # (a blurred court's picture in pieces, one taken for shade along the edge, the
+        # others of a size, is a picture still by its yellow)
+        return Centre("picture", apart=True)
     spread = max(p[5] for p in same) / max(1, min(p[5] for p in same))
     if not want_suit:
         return Centre("pips", len(same), pip_spread=spread)
@@ -4429,6 +4452,25 @@ def analyse_centre(
         if len(pip_masks) == 1 and reader.colour:
             red = _redness(crop[y : y + h, x : x + w], pip_masks[0], _paper_colour(crop, v, thr))
     return Centre("pips", len(same), None, pip_masks, red, spread, either_way=len(same) == 1)
+
+
+def _shade(x: int, y: int, w: int, h: int, W: int, H: int, band: float) -> bool:
+    """Whether the box (x, y, w, h) of ink in a W x H card crop is the paper's shade along
+    a side: in the ``band`` (of the crop's width or height) next to that side, at least
+    twice as long along it as across, and a sixth of the side long or more (0: never)."""
+    if band <= 0:
+        return False
+    if h >= 2 * w and h >= H / 6 and (x + w <= band * W or x >= (1 - band) * W):
+        return True
+    return w >= 2 * h and w >= W / 6 and (y + h <= band * H or y >= (1 - band) * H)
+
+
+def _centred_in_index_zone(x: int, y: int, w: int, h: int, W: int, H: int, zx: float,
+                           zy: float) -> bool:
+    """Whether the middle of the box (x, y, w, h) of a W x H card crop lies in a corner's
+    index zone (``zx`` wide, ``zy`` tall)."""
+    cx, cy = x + w / 2, y + h / 2
+    return (cx <= zx or cx >= W - zx) and (cy <= zy or cy >= H - zy)
 
 
 def _in_index_zone(x: int, y: int, w: int, h: int, W: int, H: int, zx: float, zy: float

@@ -110,8 +110,9 @@ def test_a_card_found_inside_its_outline_on_a_light_table_is_read_grown(
     found a little inside the card: the window over its index corner then cuts the rank
     off and no glyph at all is read (a 2H and an AH).  Such a quad of a card's size is read
     again grown by retry_grow about its middle, as one whose corners disagreed always was
-    (grow_unread), named only at retry_grow_confidence.  Eight 12-card frames: 93 of 96
-    named, 91 without; none wrong."""
+    (grow_unread), named only at retry_grow_confidence.  Eight 12-card frames: 94 of 96
+    named, 92 without; none wrong (93 and 91 before the paper's shade along a card's
+    edges was told from print: centre_shade_band)."""
     import dataclasses
 
     import frames
@@ -125,7 +126,7 @@ def test_a_card_found_inside_its_outline_on_a_light_table_is_read_grown(
         assert [c for c in said if c not in truth] == [], (seed, said, truth)
         named += len(said)
         named_before += sum(r.card is not None for r in plain.read(image))
-    assert named >= 93 and named_before <= 91, (named, named_before)
+    assert named >= 94 and named_before <= named - 2, (named, named_before)
 
 
 @pytest.mark.parametrize("folder", ["phone-scenes", "webcam-grey"])
