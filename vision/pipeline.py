@@ -2519,13 +2519,15 @@ class Recognizer:
         line in the card's picture, or onto the paper of a card it touches, would read
         the card askew (a 4D as a 4H)."""
         cfg = self.config
-        g = order_clockwise(snap_sides(gray, q, reach, cfg.neighbour_contrast))
+        # (the sides compared before the corners are put in order again: a card lying
+        # near 45 degrees may start from another corner once snapped)
+        g = snap_sides(gray, q, reach, cfg.neighbour_contrast)
         if cfg.blob_rest_corner_keep <= 0:
-            return g
+            return order_clockwise(g)
         before = np.hypot(*(np.roll(q, -1, axis=0) - q).T)
         after = np.hypot(*(np.roll(g, -1, axis=0) - g).T)
         if np.all(np.abs(after - before) <= cfg.blob_rest_corner_keep * before):
-            return g
+            return order_clockwise(g)
         return q
 
     def _cards_at_corner(
