@@ -2489,7 +2489,6 @@ class Recognizer:
         cv2.drawContours(mask, [piece], -1, 255, -1, offset=(-x, -y))
         out: list[CardReading] = []
         taken = list(quads)
-        reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
         reads = 0
         for q in _square_corner_quads(piece, card_w, card_h, cfg):
             inside = np.zeros_like(mask)
@@ -2500,7 +2499,7 @@ class Recognizer:
             g = order_clockwise(q + np.array(origin, np.float32))
             if _overlaps_any(g, taken, cfg.print_overlap):
                 continue
-            g = self._snapped_card(gray, g, reach)
+            g = self._snapped_card(gray, g, card_w)
             if _overlaps_any(g, taken, cfg.print_overlap):
                 continue
             reading = self.read_quad(pyr, g, retry)
@@ -2512,15 +2511,17 @@ class Recognizer:
                 break
         return out
 
-    def _snapped_card(self, gray: np.ndarray, q: np.ndarray, reach: int) -> np.ndarray:
-        """A card-sized quad ``q`` (clockwise) with its sides moved onto the edges within
-        ``reach`` of them (:func:`snap_sides`), where that keeps each side within
+    def _snapped_card(self, gray: np.ndarray, q: np.ndarray, card_w: float) -> np.ndarray:
+        """A card-sized quad ``q`` (clockwise; ``card_w``: its short side) with its sides
+        moved onto the edges within ``blob_rest_corner_snap`` of that (:func:`snap_sides`,
+        at least 2 px), where that keeps each side within
         ``blob_rest_corner_keep`` of its length; else ``q`` as it is: a side moved onto a
         line in the card's picture, or onto the paper of a card it touches, would read
         the card askew (a 4D as a 4H)."""
         cfg = self.config
         # (the sides compared before the corners are put in order again: a card lying
         # near 45 degrees may start from another corner once snapped)
+        reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
         g = snap_sides(gray, q, reach, cfg.neighbour_contrast)
         if cfg.blob_rest_corner_keep <= 0:
             return order_clockwise(g)
@@ -2555,7 +2556,7 @@ class Recognizer:
             return []
         k = int(round(cfg.blob_rest_corner_open * math.sqrt(card_w * card_h))) | 1
         parts, opened, (x0, y0) = _opened_parts(piece, shape, k)
-        covering: list[tuple[float, int, np.ndarray]] = []
+        covering: list[tuple[float, np.ndarray]] = []
         for part in parts:
             if float(cv2.contourArea(part)) < least:
                 continue
@@ -2567,12 +2568,12 @@ class Recognizer:
                 cv2.fillConvexPoly(inside, np.round(q).astype(np.int32) - (x0, y0), 255)
                 cover = cv2.countNonZero(cv2.bitwise_and(one, inside)) / total
                 if cover >= cfg.blob_rest_corner_cover:
-                    covering.append((-cover, len(covering), q))
-        reach = max(2, round(cfg.blob_rest_corner_snap * card_w))
+                    covering.append((cover, q))
         out: list[np.ndarray] = []
-        for _, _, q in sorted(covering, key=lambda c: c[:2])[:cfg.blob_rest_corner_tries]:
+        covering.sort(key=lambda c: -c[0])  # (stable: equal covers in the order found)
+        for _, q in covering[:cfg.blob_rest_corner_tries]:
             q = order_clockwise(q + np.array(origin, np.float32))
-            q = self._snapped_card(gray, q, reach)
+            q = self._snapped_card(gray, q, card_w)
             if not _overlaps_any(q, quads, cfg.print_overlap):
                 out.append(q)
         return out
@@ -4413,11 +4414,13 @@ def analyse_centre(
                      if not any(x0 <= p[1] + p[3] / 2 <= x1 and y0 <= p[2] + p[4] / 2 <= y1
                                 for x0, y0, x1, y1 in big))
         return Centre("picture" if beside < 2 else "plain")
+    def yellow() -> bool:
+        """Whether the middle shows a court's yellow (a picture fallen apart)."""
+        return colour and _yellow_share(shown(), paper, cfg) >= cfg.picture_yellow
+
     def unknown() -> Centre:
         """No pips that count: a picture where the middle shows a court's yellow."""
-        if colour and _yellow_share(shown(), paper, cfg) >= cfg.picture_yellow:
-            return Centre("picture", apart=True)
-        return Centre("unknown")
+        return Centre("picture", apart=True) if yellow() else Centre("unknown")
 
     if not pips or other:
         return unknown()
@@ -4426,15 +4429,15 @@ def analyse_centre(
     mid = len(areas) // 2
     med = float(areas[mid]) if len(areas) % 2 else (areas[mid - 1] + areas[mid]) / 2
     same = [p for p in pips if 0.5 * med <= p[5] <= 2.0 * med]
-    if len(same) != len(pips) and not (
-            len(same) >= 2 and all(
-                p[5] < 0.5 * med and _centred_in_index_zone(p[1], p[2], p[3], p[4], W, H, zx, zy)
-                for p in pips if p not in same)):
+    odd = [p for p in pips if not 0.5 * med <= p[5] <= 2.0 * med]
+    if odd and not (len(same) >= 2 and all(
+            p[5] < 0.5 * med and _centred_in_index_zone(p[1], p[2], p[3], p[4], W, H, zx, zy)
+            for p in odd)):
         # (ink smaller than a pip whose middle lies in an index zone is that index's suit,
         # the quad found a little off the card; pieces of a blurred picture are of all
         # sizes)
         return unknown()
-    if shaded and colour and _yellow_share(shown(), paper, cfg) >= cfg.picture_yellow:
+    if shaded and yellow():
         # (a blurred court's picture in pieces, one taken for shade along the edge, the
         # others of a size, is a picture still by its yellow)
         return Centre("picture", apart=True)
