@@ -459,7 +459,8 @@ def read_fans(
 ) -> list[CardReading]:
     """Covered cards named from the index corners that show in ``regions`` (outlines,
     image pixels, of bright regions no card read explains).  Only named cards are
-    returned, each with ``partial`` set; none already named in ``readings``.  The cards
+    returned, each with ``partial`` set; none already named in ``readings`` but a second
+    deck's copy lying apart from it (``fan_second_copy``).  The cards
     named whole size the search, but those of ``unsized`` (the top cards of rows: 40 rows of
     a jumbo-index deck, the covered corners sized from their glyphs, as where no card is
     named, read 95 of 160; sized from the top cards, 48, and two covered 10s named 6s --
@@ -491,7 +492,11 @@ def read_fans(
         # the deck's own); a place read differently by the two looks names nothing
         sized = card_height_from(named_quads)
         found += _covered(rec, deck, pyr, quads, regions, named_quads, sized, grays)
-    out = _agree(found, card_h, {r.card.code for r in named if r.card is not None})
+    seen: dict[str, list[np.ndarray]] = {}
+    for q, r in zip(named_quads, named, strict=True):
+        if r.card is not None:
+            seen.setdefault(r.card.code, []).append(q)
+    out = _agree(found, card_h, seen, rec.config.fan_second_copy)
     # a covered card is named only where it is as tall as a card named whole must be
     # (min_card_height): its index is a few px high (12-card frames shrunk to 0.4, their
     # cards 42 to 59 px tall, named 7 wrong cards of 337 here, a QC or a KH among them)
@@ -942,10 +947,12 @@ def _place(mask: np.ndarray, ink: np.ndarray, x0: int, x1: int, top: int) -> np.
 
 
 def _agree(
-    found: list[tuple[IndexPose, CardReading]], card_h: float | None, seen: set[str]
+    found: list[tuple[IndexPose, CardReading]], card_h: float | None,
+    seen: dict[str, list[np.ndarray]], second: float = 0.0,
 ) -> list[CardReading]:
     """One reading per place; none where two readings of one place disagree, nor of a card
-    named elsewhere already."""
+    named already (``seen``: its quads), but where ``second`` (``fan_second_copy``) lets a
+    reading lying apart from every quad of it be a second copy."""
     out: list[CardReading] = []
     places: list[tuple[tuple[float, float], str, float]] = []
     for p, r in found:
@@ -962,12 +969,30 @@ def _agree(
     for i, (_, r) in enumerate(found):
         assert r.card is not None
         code = r.card.code
-        if i in bad or code in seen:
+        if i in bad:
+            continue
+        if code in seen and (second <= 0 or _same_card_near(found[i][0], r, seen[code],
+                                                            second)):
             continue
         if code not in best or r.confidence > best[code].confidence:
             best[code] = r
     out.extend(best.values())
     return out
+
+
+def _same_card_near(p: IndexPose, r: CardReading, quads: list[np.ndarray],
+                    share: float) -> bool:
+    """Whether a covered corner's reading ``r`` (pose ``p``) may be a card named already,
+    one of ``quads``: its rank lies inside one, or its quad overlaps one by ``share`` of
+    its area."""
+    q = np.asarray(r.corners, np.float32).reshape(4, 2)
+    area = abs(float(cv2.contourArea(q)))
+    for n in quads:
+        if inside(p.rank, n):
+            return True
+        if float(cv2.intersectConvexConvex(q, n)[0]) > share * area:
+            return True
+    return False
 
 
 from vision.pipeline import (  # noqa: E402  (the pipeline imports this module)

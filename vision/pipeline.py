@@ -618,6 +618,12 @@ class RecognizerConfig:
     # fanned hands; letters and digits of a printed page beside a digit, 0.72 and less)
     fan_min_suit: float = 0.8
     fan_max_poses: int = 80  # per frame
+    # a covered corner read as a card named already elsewhere is a second deck's copy of it
+    # where its rank lies in no quad of that card and its own quad overlaps none of them by
+    # more than this share of its area (where the first copy was named first, the corner
+    # read two ways was left to stand on the other way's reading: a JS named a 4S); 0: a
+    # card named once is not named again
+    fan_second_copy: float = 0.2
     fan_quad_area: float = 1.3  # an unread quad this much bigger than a card read: a region
     # an unread quad whose area lies this much inside a card named at least inside_named_area
     # times as large is that card's print (a panel, a picture's frame: see _inside_named)
@@ -637,6 +643,12 @@ class RecognizerConfig:
     # the outline's corners, the rest of it) where the cards named whole (those found round
     # their printed frames among them) cover this share of it
     print_blob_cover: float = 0.9
+    # ... as is one the cards named by then cover that much, before the covered corners are
+    # looked for (the rest of touching cards' paper is read first, then the covered corners
+    # where they still leave a region): a covered card counts only where named at least this
+    # surely and its quad overlaps no other card named (cards touching; in a fan, the cards
+    # over a covered card overlap its quad), a twentieth of its area at most
+    fan_cover_partial: float = 0.55
     portrait_prior: float = 0.03  # bonus for the way up whose short sides are top and bottom
     clear_portrait: float = 0.78  # side ratio below which the card's upright way is certain
     # a quad at least clear_portrait square whose opposite sides are this near the same
@@ -1176,6 +1188,18 @@ def _covered_by(outline: np.ndarray, quads: list[np.ndarray], share: float) -> b
         cv2.fillConvexPoly(cover, np.round(np.asarray(q, np.float32).reshape(-1, 2)
                                            - (x0, y0)).astype(np.int32), 1)
     return cv2.countNonZero(cv2.bitwise_and(region, cover)) >= share * total
+
+
+def _covering(readings: list[CardReading], cfg: RecognizerConfig) -> list[np.ndarray]:
+    """The quads of the cards named in ``readings`` that cover their place of a bright
+    region: each found whole, and each covered one named at least ``fan_cover_partial``
+    surely whose quad overlaps no other card named by more than a twentieth of its area
+    (cards touching, not a fan's, whose quads reach under the cards over them)."""
+    named = [r for r in readings if r.card is not None and len(r.corners) == 4]
+    quads = [np.array(r.corners, np.float32).reshape(4, 2) for r in named]
+    return [q for i, (q, r) in enumerate(zip(quads, named, strict=True))
+            if not r.partial or (0 < cfg.fan_cover_partial <= r.confidence
+                                 and not _overlaps_any(q, quads[:i] + quads[i + 1:], 0.05))]
 
 
 def _inside_named(readings: list[CardReading], cfg: RecognizerConfig) -> list[CardReading]:
@@ -2111,28 +2135,25 @@ class Recognizer:
             # stage would cost a frame of separate cards time for little)
             regions = blobs + [np.array(r.corners, np.float32)
                                for r in _big_unread(raw, self.config)]
+            if blobs and self.config.blob_rest:
+                # the rest of touching cards' paper first: what it names is no search's
+                with self.stages("overlaps"):
+                    readings += self._rest_of_blobs(pyr, blobs, readings)
+                covering = _covering(readings, self.config)
+                regions = [b for b in regions
+                           if not _covered_by(b, covering, self.config.print_blob_cover)]
             if regions and self.config.read_fans:
                 with self.stages("fans"):
                     # (a row's top card does not size the search: see read_fans)
                     # (nor does a card found round its printed frame: its quad is
                     # inferred, and a covered corner sized from it was read as a spade)
-                    readings += fan_stage.read_fans(self, pyr, quads, regions, readings,
-                                                    unsized=tops + grown)
-            if blobs and self.config.blob_rest:
-                with self.stages("overlaps"):
-                    more = self._blob_rest(pyr, blobs, readings)
-                    readings += more
-                    for _ in range(self.config.blob_rest_again):
-                        if not more:
-                            break
-                        # a blob where cards were found: its rest looked at again
-                        centres = [(sum(x for x, _ in r.corners) / len(r.corners),
-                                    sum(y for _, y in r.corners) / len(r.corners))
-                                   for r in more]
-                        again = [b for b in blobs if any(
-                            cv2.pointPolygonTest(b, c, False) >= 0 for c in centres)]
-                        more = self._blob_rest(pyr, again, readings, near=more)
-                        readings += more
+                    fanned = fan_stage.read_fans(self, pyr, quads, regions, readings,
+                                                 unsized=tops + grown)
+                    readings += fanned
+                if fanned and blobs and self.config.blob_rest:
+                    # what the covered cards named leave of the paper, beside them
+                    with self.stages("overlaps"):
+                        readings += self._rest_of_blobs(pyr, blobs, readings, near=fanned)
             readings = self._unblurred(pyr, readings)
             readings = self._index_sized(pyr, readings)
             readings = _under_none(readings, self.config)
@@ -2155,6 +2176,31 @@ class Recognizer:
             # fault of the reader's own, the compiled one's too, and is for its caller to
             # report: companion identify and the camera loop say so, the frame unread)
             return []
+
+    def _rest_of_blobs(
+        self, pyr: _Pyramid, blobs: list[np.ndarray], readings: list[CardReading],
+        near: list[CardReading] | None = None,
+    ) -> list[CardReading]:
+        """What :meth:`_blob_rest` names in ``blobs``, and then, ``blob_rest_again`` times,
+        in the blobs where it named cards, beside those cards; with ``near`` (cards named
+        since by another stage), only beside those and then beside what that names, once
+        more than ``blob_rest_again``."""
+        if near is None:
+            out = more = self._blob_rest(pyr, blobs, readings)
+        else:
+            out, more = [], near
+        for _ in range(self.config.blob_rest_again + (near is not None)):
+            if not more:
+                break
+            # a blob where cards were found: its rest looked at again
+            centres = [(sum(x for x, _ in r.corners) / len(r.corners),
+                        sum(y for _, y in r.corners) / len(r.corners))
+                       for r in more]
+            again = [b for b in blobs if any(
+                cv2.pointPolygonTest(b, c, False) >= 0 for c in centres)]
+            more = self._blob_rest(pyr, again, readings + out, near=more)
+            out = out + more
+        return out
 
     def _brightened(
         self, bgr: np.ndarray, gray: np.ndarray, quads: list[np.ndarray]

@@ -247,7 +247,8 @@ def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
     and 34 without either; none wrong either way.  Since a piece of a blob is read as a
     card by its hull, parted from slivers, or round a picture (``blob_rest_print``), 59
     (55 whole), and 50 (26) and 34 without either: those pieces are some of the cards the
-    panels find."""
+    panels find; since the blob's rest is read before its covered corners, 59 (57), and 51
+    (40) and 34 without either."""
     import frames
 
     crops = frames.card_crops(rec, realdata.photos("webcam-grey"))
@@ -264,7 +265,7 @@ def test_touching_cards_are_read_round_their_panels(rec: Recognizer) -> None:
             tally[name][2] += sum(x.card is None for x in got)
     named, whole, unread = tally["new"]
     assert named >= 57 and whole >= 52 and unread <= 3, tally
-    assert named >= tally["old"][0] + 6 and whole >= tally["old"][1] + 20, tally
+    assert named >= tally["old"][0] + 6 and whole >= tally["old"][1] + 15, tally
     assert unread <= tally["old"][2] - 25, tally
 
 
@@ -676,6 +677,63 @@ def test_a_region_the_cards_found_cover_is_searched_no_further() -> None:
     assert _covered_by(region, [left, right], 0.9)
     assert not _covered_by(region, [left], 0.9)
     assert not _covered_by(region, [left, right - np.array([30, 0], np.float32)], 0.9)
+
+
+def test_only_cards_lying_apart_from_the_others_named_cover_a_region() -> None:
+    """Before covered corners are looked for, a region the cards named by then cover needs
+    none (``_covering``): a card found whole covers its place; a covered card named from a
+    corner (its quad inferred) only where named at least ``fan_cover_partial`` surely and
+    its quad overlaps no other card named (touching cards do not; a fan's covered card's
+    quad reaches under the cards over it, which may hide another covered card's index)."""
+    from vision.pipeline import _covering
+
+    cfg = RecognizerConfig()
+    card = ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0))
+
+    def moved(dx: float, dy: float = 0.0) -> tuple[tuple[float, float], ...]:
+        return tuple((x + dx, y + dy) for x, y in card)
+
+    whole = CardReading(Card.from_code("2H"), card, 0.9)
+    beside = CardReading(Card.from_code("5C"), moved(102), 0.7, partial=True)
+    unsure = CardReading(Card.from_code("4S"), moved(204), 0.5, partial=True)
+    under = CardReading(Card.from_code("9D"), moved(0, 30), 0.9, partial=True)
+    unnamed = CardReading(None, moved(306), 0.3)
+    got = _covering([whole, beside, unsure, unnamed], cfg)
+    assert [g.tolist() for g in got] == [np.array(c, np.float32).tolist()
+                                         for c in (card, moved(102))]
+    # a covered card overlapping another card named covers nothing; the whole card does
+    got = _covering([whole, under], cfg)
+    assert [g.tolist() for g in got] == [np.array(card, np.float32).tolist()]
+    # touching at an edge (a pixel's overlap) is no overlap
+    touching = CardReading(Card.from_code("5C"), moved(99), 0.7, partial=True)
+    assert len(_covering([whole, touching], cfg)) == 2
+    assert len(_covering([whole, beside], RecognizerConfig(fan_cover_partial=0.0))) == 1
+
+
+def test_a_second_decks_copy_of_a_card_named_is_named_apart_from_it(
+        rec: Recognizer, crops: list[tuple[np.ndarray, str]]) -> None:
+    """Twelve real cards touching one another (1280x720, seed 109) hold two jacks of
+    spades.  The rest of the cards' paper, read before the covered corners, names one of
+    them; the other, whose outline its neighbours hide, is named from one index corner as
+    a 4S (its J beside the big spade of its middle) and from the other as the JS.  That
+    JS lies apart from the first one's quad: a second deck's copy (``fan_second_copy``),
+    the place is read whole, and both jacks are named, the 4S not.  Where a card named is
+    never named again, the 4S stood alone."""
+    said, codes = _twelve_touching(rec, crops, 109)
+    assert Counter(codes)["JS"] == 2 and Counter(said)["JS"] == 2, said
+    once = Recognizer(RecognizerConfig(fan_second_copy=0.0))
+    frame_codes = _twelve_touching_said(once, crops, 109)
+    assert "4S" in frame_codes and Counter(frame_codes)["JS"] == 1, frame_codes
+
+
+def _twelve_touching_said(rec: Recognizer, crops: list[tuple[np.ndarray, str]], seed: int
+                          ) -> list[str]:
+    """The cards named in a 1280x720 frame of twelve of ``crops`` touching (``seed``),
+    wrong ones too."""
+    import frames
+
+    frame, _ = frames.touching_frame(crops, 12, size=(1280, 720), seed=seed)
+    return [x.card.code for x in rec.read(frame) if x.card is not None]
 
 
 def test_a_piece_opened_near_it_is_the_whole_mask_opened() -> None:
