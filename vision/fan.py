@@ -474,7 +474,9 @@ def read_fans(
     card_h = card_height_from([q for q, r in zip(named_quads, named, strict=True)
                                if id(r) not in skip])
     grays: dict[int, np.ndarray] = {}  # the levels in grey, where the edges are looked for
-    found = _covered(rec, rec.config, pyr, quads, regions, named_quads, card_h, grays)
+    # (a card named whole, wherever found, rather than from a covered corner)
+    whole = [not r.partial for r in named]
+    found = _covered(rec, rec.config, pyr, quads, regions, named_quads, whole, card_h, grays)
     deck = index_config(rec.config, [r.index for r in named if r.index is not None
                                      and not r.partial])
     if card_h is None and rec.config.fan_region_sized:
@@ -484,14 +486,15 @@ def read_fans(
         # read as a 6 at 0.56)
         sure = replace(rec.config, fan_min_confidence=max(rec.config.fan_min_confidence,
                                                            rec.config.fan_region_confidence))
-        found += _covered(rec, sure, pyr, quads, regions, named_quads, None, grays,
+        found += _covered(rec, sure, pyr, quads, regions, named_quads, whole, None, grays,
                           by_region=True)
     if deck is not rec.config:
         # the index looked for also where the cards named whole show theirs, and the
         # search sized by every card named (a row's top card too: the proportions are
         # the deck's own); a place read differently by the two looks names nothing
         sized = card_height_from(named_quads)
-        found += _covered(rec, deck, pyr, quads, regions, named_quads, sized, grays)
+        found += _covered(rec, deck, pyr, quads, regions, named_quads, whole, sized,
+                          grays)
     seen: dict[str, list[np.ndarray]] = {}
     for q, r in zip(named_quads, named, strict=True):
         if r.card is not None:
@@ -511,6 +514,7 @@ def _covered(
     quads: list[np.ndarray],
     regions: list[np.ndarray],
     named_quads: list[np.ndarray],
+    named_whole: list[bool],
     card_h: float | None,
     grays: dict[int, np.ndarray],
     by_region: bool = False,
@@ -518,15 +522,18 @@ def _covered(
     """The covered corners :func:`read_fans` reads in ``regions``, looked for as ``cfg``
     places an index and sized by ``card_h`` (None: from the glyphs, or with ``by_region``
     from each region's short side): each pose read, and the card it names.  ``grays``: the
-    pyramid's levels in grey, made as needed and shared by the looks."""
+    pyramid's levels in grey, made as needed and shared by the looks.  ``named_whole``:
+    whether each of ``named_quads`` is a card named whole (not from a covered corner)."""
     H = cfg.crop_size[1]
-    # a card read whole covers whatever lies inside its outline; one read from a corner on
-    # a blob's outline (its quad extrapolated from that corner over the cards on top of
-    # it) only its index there
+    # a card read whole covers whatever lies inside its outline (one found whole, or named
+    # whole from the rest of touching cards' paper: the covered corners looked for in the
+    # pips of touching cards named so cost a touching frame some 2 ms, and named nothing
+    # more); one read from a corner on a blob's outline (its quad extrapolated from that
+    # corner over the cards on top of it) only its index there
     whole: list[np.ndarray] = []
     cornered: list[np.ndarray] = []
-    for q in named_quads:
-        (whole if any(_same_quad(q, d) for d in quads) else cornered).append(q)
+    for q, w in zip(named_quads, named_whole, strict=True):
+        (whole if w or any(_same_quad(q, d) for d in quads) else cornered).append(q)
     indexes = IndexCorners(cornered)
     poses: list[IndexPose] = []
     for outline in regions:
