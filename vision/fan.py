@@ -992,14 +992,8 @@ def _same_card_near(p: IndexPose, r: CardReading, quads: list[np.ndarray],
     """Whether a covered corner's reading ``r`` (pose ``p``) may be a card named already,
     one of ``quads``: its rank lies inside one, or its quad overlaps one by ``share`` of
     its area."""
-    q = np.asarray(r.corners, np.float32).reshape(4, 2)
-    area = abs(float(cv2.contourArea(q)))
-    for n in quads:
-        if inside(p.rank, n):
-            return True
-        if float(cv2.intersectConvexConvex(q, n)[0]) > share * area:
-            return True
-    return False
+    return any(inside(p.rank, n) for n in quads) or _overlaps_any(
+        np.asarray(r.corners, np.float32).reshape(4, 2), quads, share)
 
 
 from vision.pipeline import (  # noqa: E402  (the pipeline imports this module)
@@ -1009,6 +1003,7 @@ from vision.pipeline import (  # noqa: E402  (the pipeline imports this module)
     _canonical_rect,
     _card_height,
     _ink_channel,
+    _overlaps_any,
     _percentile_linear,
     _Pyramid,
     short_long_sides,
