@@ -63,7 +63,8 @@
  *                hypot of the sides' differences)
  *   inside_count -- vision.pipeline._share_under's points inside or on a covered card's
  *                region or the cards found: OpenCV's pointPolygonTest (its float
- *                branch: float32 differences, their cross product in doubles)
+ *                branch: float32 differences, their cross product in doubles), each
+ *                side weighed for the points its span of y holds alone
  *   paper_median -- vision.fan._paper_median: the median colour of a corner patch's
  *                lightest quarter (numpy's percentile and medians, read off histograms)
  *   band_steps -- vision.fan.snap_corner's steepest rises of the mean profiles of bands
@@ -1978,35 +1979,44 @@ static PyObject *band_steps(PyObject *self, PyObject *const *args, Py_ssize_t na
     return out;
 }
 
-/* OpenCV's pointPolygonTest(contour, (x, y), False) of a float32 contour of ``total``
- * points: 1 inside, -1 outside, 0 on it (a vertex, or a side: the cross product of the
- * float32 differences in doubles is 0), as its float branch works it out edge by edge */
-static int polygon_side(const float *c, Py_ssize_t total, float x, float y) {
-    if (total == 0) return -1;
-    int counter = 0;
-    float vx = c[2 * (total - 1)], vy = c[2 * (total - 1) + 1];
-    for (Py_ssize_t i = 0; i < total; i++) {
-        const float ux = vx, uy = vy;  /* v0 */
-        vx = c[2 * i];
-        vy = c[2 * i + 1];
-        if ((uy <= y && vy <= y) || (uy > y && vy > y) || (ux < x && vx < x)) {
-            if (y == vy && (x == vx || (y == uy && ((ux <= x && x <= vx) || (vx <= x && x <= ux)))))
-                return 0;
-            continue;
-        }
-        double dist = (double)(y - uy) * (double)(vx - ux) - (double)(x - ux) * (double)(vy - uy);
-        if (dist == 0) return 0;
-        if (vy < uy) dist = -dist;
-        counter += dist > 0;
+/* One side of a float32 contour, from (ux, uy) to (vx, vy), as OpenCV's
+ * pointPolygonTest(contour, (x, y), False) weighs it in its float branch: whether the point
+ * lies on it (a vertex, or the side itself: the cross product of the float32 differences in
+ * doubles is 0), else whether the side crosses the ray from the point to the right (the
+ * sides crossed, counted over the contour, are odd inside).  A side whose span of y leaves
+ * out the point's y neither holds nor crosses it. */
+static inline void polygon_side_step(float ux, float uy, float vx, float vy, float x, float y,
+                                     unsigned char *on, int *counter) {
+    if ((uy <= y && vy <= y) || (uy > y && vy > y) || (ux < x && vx < x)) {
+        if (y == vy && (x == vx || (y == uy && ((ux <= x && x <= vx) || (vx <= x && x <= ux)))))
+            *on = 1;
+        return;
     }
-    return counter % 2 == 0 ? -1 : 1;
+    double dist = (double)(y - uy) * (double)(vx - ux) - (double)(x - ux) * (double)(vy - uy);
+    if (dist == 0) {
+        *on = 1;
+        return;
+    }
+    if (vy < uy) dist = -dist;
+    *counter += dist > 0;
+}
+
+static const float *sort_ys;  /* the points' y, for by_point_y (qsort takes no context) */
+
+static int by_point_y(const void *a, const void *b) {
+    const float ya = sort_ys[*(const int32_t *)a], yb = sort_ys[*(const int32_t *)b];
+    return (ya > yb) - (ya < yb);
 }
 
 /* inside_count(points, n, contours, sizes, m) -> int
  * vision.pipeline._share_under's count: of the n points (float64, n x 2; each taken as
  * float32, as OpenCV takes a point), how many lie inside or on any of the m contours
  * (float32, one after another; ``sizes``, int32: each one's points), by
- * pointPolygonTest's rule (polygon_side above). */
+ * pointPolygonTest's rule (polygon_side_step above: inside when on a side, or when the
+ * sides crossed are odd).  Each side is weighed only for the points whose y its span holds
+ * (the others it neither holds nor crosses): the points sorted by y, those found by
+ * bisection -- a region's outline of thousands of sides and 35 points, each side some two
+ * of them, where every point against every side was 35 times as many. */
 static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (called(nargs, 5, "inside_count(points, n, contours, sizes, m)", args, 0, NULL, NULL) < 0)
@@ -2019,7 +2029,8 @@ static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (take_all(arrays, views, writable, 3) < 0) return NULL;
     const int32_t *sizes = (const int32_t *)views[2].buf;
     Py_ssize_t total = 0;
-    int fits = n >= 0 && m >= 0 && views[0].len == n * 16 && views[2].len == m * 4;
+    int fits = n >= 0 && m >= 0 && n < INT32_MAX && views[0].len == n * 16
+               && views[2].len == m * 4;
     for (Py_ssize_t k = 0; fits && k < m; k++) {
         fits = sizes[k] >= 0;
         total += sizes[k];
@@ -2030,18 +2041,62 @@ static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     const double *points = (const double *)views[0].buf;
     const float *contours = (const float *)views[1].buf;
-    Py_ssize_t count = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const float x = (float)points[2 * i], y = (float)points[2 * i + 1];
-        const float *c = contours;
-        for (Py_ssize_t k = 0; k < m; k++) {
-            if (polygon_side(c, sizes[k], x, y) >= 0) {
-                count++;
-                break;
-            }
-            c += 2 * (Py_ssize_t)sizes[k];
-        }
+    const size_t cells = n > 0 ? (size_t)n : 1;
+    float *xs = malloc(cells * sizeof(float)), *ys = malloc(cells * sizeof(float));
+    int32_t *order = malloc(cells * sizeof(int32_t));
+    int *counter = malloc(cells * sizeof(int));
+    unsigned char *on = malloc(cells), *inside = calloc(cells, 1);
+    if (!xs || !ys || !order || !counter || !on || !inside) {
+        free(xs), free(ys), free(order), free(counter), free(on), free(inside);
+        release_all(views, 3);
+        return PyErr_NoMemory();
     }
+    /* (a point whose y is NaN is on no side and crosses none: outside every contour) */
+    Py_ssize_t sorted = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        xs[i] = (float)points[2 * i];
+        ys[i] = (float)points[2 * i + 1];
+        if (ys[i] == ys[i]) order[sorted++] = (int32_t)i;
+    }
+    sort_ys = ys;
+    qsort(order, (size_t)sorted, sizeof(int32_t), by_point_y);
+    const float *c = contours;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        const Py_ssize_t size = sizes[k];
+        for (Py_ssize_t j = 0; j < sorted; j++) {
+            counter[order[j]] = 0;
+            on[order[j]] = 0;
+        }
+        float vx = size ? c[2 * (size - 1)] : 0.0f, vy = size ? c[2 * (size - 1) + 1] : 0.0f;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            const float ux = vx, uy = vy;
+            vx = c[2 * i];
+            vy = c[2 * i + 1];
+            const float lo = uy < vy ? uy : vy, hi = uy < vy ? vy : uy;
+            /* the first point of y >= lo (a side with a NaN end, which no real region
+             * or quad has, is weighed for every point, as OpenCV weighs it) */
+            Py_ssize_t a = 0, b = sorted;
+            const int whole = !(lo == lo) || !(hi == hi);
+            if (whole) b = 0;
+            while (a < b) {
+                const Py_ssize_t mid = a + (b - a) / 2;
+                if (ys[order[mid]] < lo) a = mid + 1;
+                else b = mid;
+            }
+            for (Py_ssize_t j = a; j < sorted && (whole || ys[order[j]] <= hi); j++) {
+                const int32_t p = order[j];
+                if (!on[p]) polygon_side_step(ux, uy, vx, vy, xs[p], ys[p], &on[p], &counter[p]);
+            }
+        }
+        for (Py_ssize_t j = 0; j < sorted; j++) {
+            const int32_t p = order[j];
+            if (on[p] || counter[p] % 2) inside[p] = 1;
+        }
+        c += 2 * size;
+    }
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) count += inside[i];
+    free(xs), free(ys), free(order), free(counter), free(on), free(inside);
     release_all(views, 3);
     return PyLong_FromSsize_t(count);
 }
