@@ -65,6 +65,8 @@
  *                region or the cards found: OpenCV's pointPolygonTest (its float
  *                branch: float32 differences, their cross product in doubles), each
  *                side weighed for the points its span of y holds alone
+ *   unsaturated -- vision.pipeline._papery's counts of a patch's pixels less saturated
+ *                than a card's paper (whole, its top band, its left band)
  *   paper_median -- vision.fan._paper_median: the median colour of a corner patch's
  *                lightest quarter (numpy's percentile and medians, read off histograms)
  *   band_steps -- vision.fan.snap_corner's steepest rises of the mean profiles of bands
@@ -2101,6 +2103,49 @@ static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t 
     return PyLong_FromSsize_t(count);
 }
 
+/* unsaturated(bgr, rows, cols, saturation, top, left) -> (all, top, left)
+ * vision.pipeline._papery's counts: of the pixels of ``bgr`` (uint8, rows x cols x 3), how
+ * many are less saturated than a card's paper -- (max - min) * 255 < saturation * max(max,
+ * 1) over the three channels, in doubles (exact for whole levels; numpy's int32 or float64
+ * comparison) -- in all, in the first ``top`` rows and in the first ``left`` columns (each
+ * as far as the patch reaches, as a slice does). */
+static PyObject *unsaturated(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Py_ssize_t rows, cols;
+    if (called(nargs, 6, "unsaturated(bgr, rows, cols, saturation, top, left)", args, 1,
+               &rows, &cols) < 0)
+        return NULL;
+    const double saturation = PyFloat_AsDouble(args[3]);
+    Py_ssize_t top = PyLong_AsSsize_t(args[4]), left = PyLong_AsSsize_t(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (take(args[0], &view, 0) < 0) return NULL;
+    if (rows < 0 || cols < 0 || view.len != rows * cols * 3) {
+        PyBuffer_Release(&view);
+        return wrong_size("unsaturated");
+    }
+    top = top < 0 ? 0 : (top > rows ? rows : top);
+    left = left < 0 ? 0 : (left > cols ? cols : left);
+    const uint8_t *bgr = (const uint8_t *)view.buf;
+    Py_ssize_t all = 0, in_top = 0, in_left = 0;
+    for (Py_ssize_t y = 0; y < rows; y++) {
+        const uint8_t *row = bgr + 3 * y * cols;
+        for (Py_ssize_t x = 0; x < cols; x++) {
+            const int b = row[3 * x], g = row[3 * x + 1], r = row[3 * x + 2];
+            int hi = b > g ? b : g, lo = b < g ? b : g;
+            hi = r > hi ? r : hi;
+            lo = r < lo ? r : lo;
+            if ((double)((hi - lo) * 255) < saturation * (double)(hi > 1 ? hi : 1)) {
+                all++;
+                in_top += y < top;
+                in_left += x < left;
+            }
+        }
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(nnn)", all, in_top, in_left);
+}
+
 /* the k-th smallest (from 0) of the levels counted in ``hist`` (256 counts) */
 static int kth_level(const Py_ssize_t *hist, Py_ssize_t k) {
     Py_ssize_t seen = 0;
@@ -2286,6 +2331,9 @@ static PyMethodDef methods[] = {
      "band's mean profile"),
     KERNEL(paper_median,
      "paper_median(bgr, grey, rows, cols): the median colour of a patch's lightest quarter"),
+    KERNEL(unsaturated,
+     "unsaturated(bgr, rows, cols, saturation, top, left): a patch's pixels less saturated "
+     "than paper, in all, in its top rows and in its left columns"),
     KERNEL(inside_count,
      "inside_count(points, n, contours, sizes, m): how many points lie inside or on any "
      "of the contours"),

@@ -164,6 +164,9 @@ class Kernels(Protocol):
     def paper_median(self, bgr: NDArray[np.uint8], grey: NDArray[np.uint8], rows: int, cols: int
                      ) -> tuple[float, float, float]: ...
 
+    def unsaturated(self, bgr: NDArray[np.uint8], rows: int, cols: int, saturation: float,
+                    top: int, left: int) -> tuple[int, int, int]: ...
+
     def inside_count(self, points: NDArray[np.float64], n: int, contours: NDArray[np.float32],
                      sizes: NDArray[np.int32], m: int) -> int: ...
 

@@ -25,6 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
@@ -42,12 +44,15 @@ def _scene(name: str) -> list[Any]:
         return [frames.fan_frame(crops, 5, seed=int(seed))[0]]
     if kind == "row6":
         return [frames.fan_hand(crops, 6, seed=int(seed), layout="row", jitter=3.0).frame]
-    raise ValueError(f"no scene {name!r}: fan5-seedN or row6-seedN")
+    if kind == "touch12":
+        return [frames.touching_frame(crops, 12, size=(1280, 720), seed=int(seed))[0]]
+    raise ValueError(f"no scene {name!r}: fan5-seedN, row6-seedN or touch12-seedN")
 
 
 def calls(module: str, function: str, scene: str) -> list[tuple[Any, ...]]:
     """The positional arguments of every call of ``module.function`` while the frames of
-    ``scene`` are read on the sources (keyword arguments are not expected)."""
+    ``scene`` are read on the sources (keyword arguments are not expected; an argument that
+    is neither an array nor a plain value, the recognizer's config, comes back as None)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "calls.pickle"
         env = dict(os.environ, COMPANION_PURE_PYTHON="1")
@@ -76,7 +81,10 @@ def _record(module: str, function: str, scene: str, out: str) -> int:
     seen: list[tuple[Any, ...]] = []
 
     def kept(*args: Any) -> Any:
-        seen.append(args)
+        # (an argument that is neither an array nor a plain value -- the recognizer's
+        # config -- comes back as None: the caller has its own)
+        seen.append(tuple(a if isinstance(a, (np.ndarray, int, float, str, tuple, list))
+                          else None for a in args))
         return real(*args)
 
     images = _scene(scene)

@@ -937,6 +937,54 @@ def test_paper_medians_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len({c for colour in mine for c in colour}) > 300
 
 
+def test_papery_counts_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether an outline corner's patch shows a card's paper round its index
+    (``pipeline._papery``) through the kernel (unsaturated): the counts of pixels less
+    saturated than paper -- in all, in the top rows and in the left columns -- are numpy's
+    to the pixel, and so the answers, on the patches read in a frame of touching cards, on
+    pieces of the photos and random pictures of every size (fewer rows and columns than
+    the bands), and on colours either side of the saturation limit and on it."""
+    import sourcecalls
+
+    k = _kernels()
+    rng = np.random.default_rng(53)
+    cfg = pipeline.RecognizerConfig()
+    patches = [patch for patch, _ in sourcecalls.calls("vision.pipeline", "_papery",
+                                                       "touch12-seed0")]
+    assert len(patches) >= 5
+    cases = list(patches) + _pictures(1200, seed=53)
+    for _ in range(300):
+        # colours near the limit: max - min about saturation x max / 255, and on it (a max
+        # of 51, 102, ... 255: whole there)
+        h, w = int(rng.integers(1, 60)), int(rng.integers(1, 60))
+        hi = np.where(rng.random((h, w)) < 0.5, rng.integers(0, 256, (h, w)),
+                      51 * rng.integers(1, 6, (h, w)))
+        spread = np.clip(np.round(hi * cfg.max_card_saturation / 255
+                                  + rng.integers(-1, 2, (h, w))), 0, hi).astype(np.int64)
+        pic = np.stack([hi, hi - spread, hi - rng.integers(0, spread + 1)], axis=2)
+        cases.append(rng.permuted(pic, axis=2).astype(np.uint8))
+    tops = lefts = 0
+    for pic in cases:
+        h, w = pic.shape[:2]
+        top, left = max(2, h // 10), max(2, w // 8)
+        hi = pic.max(axis=2).astype(np.int32)
+        lo = pic.min(axis=2).astype(np.int32)
+        grey = (hi - lo) * 255 < cfg.max_card_saturation * np.maximum(hi, 1)
+        want = (int(np.count_nonzero(grey)), int(np.count_nonzero(grey[:top])),
+                int(np.count_nonzero(grey[:, :left])))
+        got = k.unsaturated(np.ascontiguousarray(pic), h, w, float(cfg.max_card_saturation),
+                            top, left)
+        assert got == want, (pic.shape, got, want)
+        tops += 0 < want[1] < min(h, top) * w
+        lefts += 0 < want[2] < min(w, left) * h
+    assert tops > 100 and lefts > 100  # bands neither all paper nor none
+    mine = [pipeline._papery(p, cfg) for p in cases]
+    monkeypatch.setattr(pipeline, "_KERNELS", None)
+    theirs = [pipeline._papery(p, cfg) for p in cases]
+    assert mine == theirs
+    assert 100 < sum(mine) < len(mine) - 100
+
+
 def test_shares_under_are_opencvs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The share of a corner's card lying on its region or on the cards found
     (``pipeline._share_under``) through the kernel (inside_count): OpenCV's
@@ -997,6 +1045,8 @@ def test_a_wrong_size_is_an_error_not_a_read_past_the_end() -> None:
         k.level(grey, 11, 10, 3)
     with pytest.raises(ValueError, match="paper"):
         k.paper(np.zeros((10, 10, 3), np.uint8), grey, 10, 9, 100)
+    with pytest.raises(ValueError, match="unsaturated"):
+        k.unsaturated(np.zeros((10, 10, 3), np.uint8), 10, 9, 70.0, 2, 2)
     bins, shares = glyphs._bin_table()
     out = np.full(2 * 16 * 9, 7.0)
     with pytest.raises(ValueError, match="hog_hist"):
