@@ -2126,21 +2126,36 @@ static PyObject *unsaturated(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     top = top < 0 ? 0 : (top > rows ? rows : top);
     left = left < 0 ? 0 : (left > cols ? cols : left);
+    /* the test holds from some least min upwards, for each max: that min, from the very
+     * comparison (max + 1 where it holds for none) */
+    int least[256];
+    for (int hi = 0; hi < 256; hi++) {
+        const double limit = saturation * (double)(hi > 1 ? hi : 1);
+        /* (started near it, then stepped onto it by the comparison itself) */
+        const double guess = (double)hi - limit / 255.0;
+        int lo = guess > 0 ? (guess < hi + 1 ? (int)guess : hi + 1) : 0;
+        while (lo > 0 && (double)((hi - (lo - 1)) * 255) < limit) lo--;
+        while (lo <= hi && !((double)((hi - lo) * 255) < limit)) lo++;
+        least[hi] = lo;
+    }
     const uint8_t *bgr = (const uint8_t *)view.buf;
     Py_ssize_t all = 0, in_top = 0, in_left = 0;
     for (Py_ssize_t y = 0; y < rows; y++) {
         const uint8_t *row = bgr + 3 * y * cols;
+        Py_ssize_t here = 0, here_left = 0;
         for (Py_ssize_t x = 0; x < cols; x++) {
             const int b = row[3 * x], g = row[3 * x + 1], r = row[3 * x + 2];
             int hi = b > g ? b : g, lo = b < g ? b : g;
             hi = r > hi ? r : hi;
             lo = r < lo ? r : lo;
-            if ((double)((hi - lo) * 255) < saturation * (double)(hi > 1 ? hi : 1)) {
-                all++;
-                in_top += y < top;
-                in_left += x < left;
-            }
+            const int paper = lo >= least[hi];
+            here += paper;
+            if (x == left - 1) here_left = here;
         }
+        if (left >= cols) here_left = here;
+        all += here;
+        in_left += here_left;
+        if (y < top) in_top += here;
     }
     PyBuffer_Release(&view);
     return Py_BuildValue("(nnn)", all, in_top, in_left);
