@@ -2003,13 +2003,6 @@ static inline void polygon_side_step(float ux, float uy, float vx, float vy, flo
     *counter += dist > 0;
 }
 
-static const float *sort_ys;  /* the points' y, for by_point_y (qsort takes no context) */
-
-static int by_point_y(const void *a, const void *b) {
-    const float ya = sort_ys[*(const int32_t *)a], yb = sort_ys[*(const int32_t *)b];
-    return (ya > yb) - (ya < yb);
-}
-
 /* inside_count(points, n, contours, sizes, m) -> int
  * vision.pipeline._share_under's count: of the n points (float64, n x 2; each taken as
  * float32, as OpenCV takes a point), how many lie inside or on any of the m contours
@@ -2053,15 +2046,17 @@ static PyObject *inside_count(PyObject *self, PyObject *const *args, Py_ssize_t 
         release_all(views, 3);
         return PyErr_NoMemory();
     }
-    /* (a point whose y is NaN is on no side and crosses none: outside every contour) */
+    /* the points in order of y, each put in place as it comes (some 35 of them); a point
+     * whose y is NaN is on no side and crosses none: outside every contour */
     Py_ssize_t sorted = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         xs[i] = (float)points[2 * i];
         ys[i] = (float)points[2 * i + 1];
-        if (ys[i] == ys[i]) order[sorted++] = (int32_t)i;
+        if (!(ys[i] == ys[i])) continue;
+        Py_ssize_t j = sorted++;
+        for (; j > 0 && ys[order[j - 1]] > ys[i]; j--) order[j] = order[j - 1];
+        order[j] = (int32_t)i;
     }
-    sort_ys = ys;
-    qsort(order, (size_t)sorted, sizeof(int32_t), by_point_y);
     const float *c = contours;
     for (Py_ssize_t k = 0; k < m; k++) {
         const Py_ssize_t size = sizes[k];
