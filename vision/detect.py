@@ -855,6 +855,7 @@ class _Masks:
         self._bright_split: float | None = None
         self._shaded: bool | None = None
         self._local_bright: np.ndarray | None = None
+        self._over_table: np.ndarray | None = None
 
     @property
     def not_edges(self) -> np.ndarray:
@@ -950,6 +951,37 @@ class _Masks:
                                                            cfg.local_offset), cv2.CMP_GT)
             self._local_bright = np.asarray(light, dtype=np.uint8)
         return self._local_bright
+
+    @property
+    def over_table(self) -> np.ndarray:
+        """255 where the picture is lighter than the table's own light there by
+        ``local_ratio`` x and ``local_offset`` levels: paper, in the light or in a shadow,
+        and a card lying across a shadow's edge as one region.  The table's light is the
+        picture with every bright thing narrower than ``shade_box`` x its short side opened
+        away (a grey opening, which keeps a shadow's edge where a mean would spread it),
+        worked out on the picture shrunk eightfold."""
+        if self._over_table is None:
+            h, w = self.blur.shape
+            small = cv2.resize(self.blur, (max(1, w // 8), max(1, h // 8)),
+                               interpolation=cv2.INTER_AREA)
+            k = max(3, int(self.cfg.shade_box * min(h, w) / 8) | 1)
+            table = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+            table = cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR)
+            cfg = self.cfg
+            light = cv2.compare(self.blur, cv2.addWeighted(table, cfg.local_ratio, table, 0.0,
+                                                           cfg.local_offset), cv2.CMP_GT)
+            self._over_table = np.asarray(light, dtype=np.uint8)
+        return self._over_table
+
+    def shade(self) -> np.ndarray | None:
+        """The "shade" mask of the whole frame (:attr:`over_table`, specks opened away),
+        where the table is lit unevenly; else None.  (Not one of :meth:`more`: a card in a
+        shadow is whole in it, and a box of paper left over holds only the part of it the
+        "local" mask saw.)"""
+        if "shade" not in self.cfg.detect_masks or not self.shaded:
+            return None
+        return np.asarray(cv2.morphologyEx(self.over_table, cv2.MORPH_OPEN, _DISK5),
+                          dtype=np.uint8)
 
     def first(self) -> list[tuple[str, Callable[[], np.ndarray]]]:
         """The first masks, each made when called."""
@@ -1549,6 +1581,7 @@ def detect(
     paled: set[int] = set()  # ... of those, from the "pale" mask
     refitted: set[int] = set()  # ... of quads of the other masks' refused outlines refitted
     parted: list[_Cand] = []  # cards parted from the strips they touch (_despurred)
+    shaded: set[int] = set()  # contours (ids) of quads from the "shade" mask
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -1559,7 +1592,8 @@ def detect(
     otsu_boxes: list[tuple[int, int, int, int]] = []  # of the Otsu regions of a card's size
     otsu_framed = False
 
-    def scan(name: str, mask: np.ndarray, roi: tuple[int, int, int, int] | None = None) -> None:
+    def scan(name: str, mask: np.ndarray, roi: tuple[int, int, int, int] | None = None,
+             near: list[tuple[int, int, int, int]] | None = None) -> None:
         nonlocal otsu_framed
         m = cv2.morphologyEx(mask, cv2.MORPH_OPEN, opener)
         x0, y0, x1, y1 = roi or (0, 0, sw, sh)
@@ -1573,6 +1607,9 @@ def detect(
                 continue  # the table itself, framed by the picture's edges
             if name == "otsu":
                 otsu_boxes.append((x, y, x + w, y + h))
+            if near is not None and not any(x < bx1 and bx0 < x + w and y < by1 and by0 < y + h
+                                            for bx0, by0, bx1, by1 in near):
+                continue  # (a whole frame's mask: only the regions in the boxes looked in)
             if roi is not None and (
                 (x <= x0 + 1 and x0 > 0) or (y <= y0 + 1 and y0 > 0)
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
@@ -1607,6 +1644,8 @@ def detect(
                 r = None  # an outline of edges is trusted only when nearly a rectangle
             if r is not None:
                 cands.append((r[1], r[0], c))
+                if name == "shade":
+                    shaded.add(id(c))
                 if refit is not None:
                     refitted.add(id(c))
                 elif name == "otsu":
@@ -1674,6 +1713,7 @@ def detect(
     cards = [t[0] for t in cands if id(t[2]) in alone]
     sized = (bool(_of_a_size(cards, cfg)) and cfg.detect_join_first
              and "closed" in cfg.detect_masks)
+    looked: list[tuple[int, int, int, int]] = []  # the boxes the other masks were made in
     for roi in [None] if rois is None else rois:
         rest = None
         if roi is not None and sized:
@@ -1686,6 +1726,11 @@ def detect(
             rest = [n for n in cfg.detect_masks if n != "closed"]
         for name, mask in masks.more(roi, rest):
             scan(name, mask, roi)
+        looked.append(roi or (0, 0, sw, sh))
+    if looked and (shade := masks.shade()) is not None:
+        # the whole frame's, its regions in those boxes (each whole, though the box holds
+        # only part of it)
+        scan("shade", shade, None, looked)
     if hulls or refitted:
         # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,
         # the table's grain, the cards beside it), a closed mask ("closed") or a widely
@@ -1731,6 +1776,13 @@ def detect(
         # others, not when much smaller than the cards found
         cands = taken + [t for t in cands if id(t[2]) in refitted and t[0] >= least and not any(
             o[0] >= cfg.hull_yield * t[0] and shapes.overlap(o[1], t[1]) > 0.1 for o in taken)]
+    if shaded:
+        # a quad of the "shade" mask is a card across a shadow's edge, where the others
+        # find a piece of it; where one finds a quad of nearly its size over it, that is
+        # the card, and the shade mask's took in some of the table beside it as well
+        cands = [t for t in cands if id(t[2]) not in shaded or not any(
+            id(o[2]) not in shaded and o[0] >= cfg.shade_yield * t[0]
+            and shapes.overlap(o[1], t[1]) > 0.5 for o in cands)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])

@@ -212,8 +212,10 @@ class RecognizerConfig:
     # masks searched besides Otsu cut along edges: "otsu", "paper" (light and unsaturated,
     # cut along edges), "pale" (the same opened wider, not cut), "faint", "closed" (Otsu's
     # with its specks closed), "hull" (edge outlines filled), "local" (lighter than round
-    # it), "otsu2"
-    detect_masks: tuple[str, ...] = ("otsu", "paper", "pale", "faint", "closed", "hull", "local")
+    # it), "shade" (lighter than the table's own light there, a shadow's edge kept: see
+    # shade_box), "otsu2"
+    detect_masks: tuple[str, ...] = ("otsu", "paper", "pale", "faint", "closed", "hull", "local",
+                                     "shade")
     # a picture whose cards' paper is darker than dim_paper grey levels (a dim room, a
     # camera's exposure set by a lamp in view) is read brightened so that it stands at
     # dim_target: the cards are found in it as taken, but their glyphs were cut only
@@ -230,6 +232,17 @@ class RecognizerConfig:
     local_ratio: float = 1.4
     local_offset: float = 8.0
     shade_ratio: float = 1.6
+    # "shade": lighter, by local_ratio and local_offset too, than the table's own light,
+    # the picture with every bright thing narrower than shade_box x its short side opened
+    # away (a card lying across a shadow's edge, lit on one side and shaded on the other,
+    # is one region in it; in the "local" mask, the mean round it taking light from both
+    # sides of the edge, it was two or none; made, as that one, only where the table is
+    # lit unevenly)
+    shade_box: float = 0.15
+    # ... and yields to a quad of another mask over it of shade_yield x its area and more:
+    # that is the card, and its region took in some table beside it (a darker patch of
+    # table beside the card makes the table next to it look lighter than the table)
+    shade_yield: float = 0.75
     # a "hull", "closed" or "pale" quad is taken only where no other mask found a quad, or
     # only one between hull_frame and hull_yield x its area (a frame printed on the card)
     hull_yield: float = 0.35

@@ -452,7 +452,9 @@ def test_cards_in_a_shadow_across_the_table(rec: Recognizer) -> None:
     """A hard shadow across half the table (a lamp's, a player's) darkens cards and table
     to 0.4: the shadowed cards' paper falls below Otsu's threshold, with the lit table.
     Lighter than the table round them, they are found by the "local" mask, made where the
-    table is lit unevenly.  Measured 81 of 96; 38 without the mask."""
+    table is lit unevenly, and those lying across the shadow's edge (and courts deep in
+    it, their paper broken by the picture) by the "shade" mask.  Measured 89 of 96; 81
+    without the shade mask, 38 without both."""
     import math
 
     import frames
@@ -472,7 +474,74 @@ def test_cards_in_a_shadow_across_the_table(rec: Recognizer) -> None:
         said = [r.card.code for r in rec.read(dark) if r.card is not None]
         assert [c for c in said if c not in truth] == [], (seed, said, truth)
         named += len(said)
-    assert named >= 76, named
+    assert named >= 86, named
+
+
+def _across_a_shadow(image: np.ndarray, seed: int, strength: float = 0.6) -> np.ndarray:
+    """``image`` (a 1280x720 frame of three rows of cards) with the shadow of a straight
+    edge falling across its middle row, nearly level: the light below it ``1 - strength``
+    of that above, the edge some 10 px soft."""
+    import math
+
+    rng = np.random.default_rng(900 + seed)
+    h, w = image.shape[:2]
+    ang = rng.uniform(-0.3, 0.3)
+    cy = h / 2 + rng.uniform(-25, 25)
+    yy, xx = np.mgrid[0:h, 0:w]
+    side = ((yy - cy) * math.cos(ang) - (xx - w / 2) * math.sin(ang)) > 0
+    soft = cv2.GaussianBlur(side.astype(np.float32), (0, 0), 4)
+    return np.asarray((image * (1 - strength * soft[..., None])).clip(0, 255), np.uint8)
+
+
+@pytest.mark.parametrize(("folder", "floor", "gain"), [
+    ("phone-scenes", 76, 5), ("webcam-grey", 47, 5),
+])
+def test_a_card_across_a_shadows_edge_is_found_whole(
+        rec: Recognizer, folder: str, floor: int, gain: int) -> None:
+    """A card lying across a shadow's edge is paper at two levels: in Otsu's mask its lit
+    part alone, in the "local" mask (lighter than the mean round it, which takes light
+    from both sides of the edge) its shaded part or nothing.  The "shade" mask compares
+    the picture with the table's own light, a grey opening of it that keeps the shadow's
+    edge, and holds the card whole.  12-card frames, the edge across the middle row (8
+    seeds, 96 cards): measured 80 (phone deck) and 51 (webcam deck, its paper greyer) named,
+    72 and 42 without the shade mask; none wrong."""
+    import dataclasses
+
+    import frames
+
+    plain = Recognizer(dataclasses.replace(
+        rec.config, detect_masks=tuple(m for m in rec.config.detect_masks if m != "shade")))
+    crops = frames.card_crops(rec, realdata.photos(folder))
+    named = before = 0
+    for seed in range(8):
+        image, truth = frames.table_frame(crops, 12, seed=seed)
+        dark = _across_a_shadow(image, seed)
+        said = [r.card.code for r in rec.read(dark) if r.card is not None]
+        assert [c for c in said if c not in truth] == [], (seed, said, truth)
+        named += len(said)
+        before += sum(r.card is not None for r in plain.read(dark))
+    assert named >= floor and named >= before + gain, (named, before)
+
+
+@pytest.mark.parametrize(("name", "change", "card"), [
+    ("training-Jclubs.jpg", "tilted 30", "JC"),
+    ("training-7clubs.jpg", "cool light", "7C"),
+])
+def test_a_shade_quad_yields_to_a_card_found_nearly_its_size(
+        rec: Recognizer, name: str, change: str, card: str) -> None:
+    """In a phone photo the "shade" mask's region may take in some of the table beside a
+    card (a darker patch of it makes the paper's neighbour look lighter than the table);
+    its quad, a little bigger than the card, was picked over the card's own and read as
+    no card.  Where another mask finds a quad of nearly its size over it
+    (``shade_yield``), that one is the card.  Named with the rule; not without it."""
+    import dataclasses
+
+    img = CHANGES[change](cv2.imread(str(realdata.data_dir() / "phone-scenes" / name),
+                                     cv2.IMREAD_COLOR))
+    said = [r.card.code for r in rec.read(img) if r.card is not None]
+    assert said == [card]
+    free = Recognizer(dataclasses.replace(rec.config, shade_yield=float("inf")))
+    assert card not in [r.card.code for r in free.read(img) if r.card is not None]
 
 
 def test_a_blurred_suit_run_into_the_pip_beside_it_is_cut_apart(rec: Recognizer) -> None:
@@ -595,14 +664,14 @@ def test_blurred_courts_are_named_by_their_pictures_yellow(rec: Recognizer) -> N
 
 @pytest.mark.parametrize(("folder", "degrees", "floor"), [
     ("webcam-grey", 30, 63), ("webcam-grey", 45, 60),
-    ("phone-scenes", 30, 82), ("phone-scenes", 45, 78),
+    ("phone-scenes", 30, 82), ("phone-scenes", 45, 80),
 ])
 def test_the_table_seen_by_a_tilted_camera(
         rec: Recognizer, folder: str, degrees: int, floor: int) -> None:
     """The real photos as a camera tilted 30 and 45 degrees from looking straight down
     would see them (the far side shrunk, the picture foreshortened: ``tilted`` in
-    bench/vision_robustness.py).  Measured 64 and 62 of 64, 84 and 80 of 85 (77 at 45 degrees
-    before oversized_guess), none wrong."""
+    bench/vision_robustness.py).  Measured 64 and 62 of 64, 84 and 82 of 85 (80 at 45 degrees
+    before the "shade" mask, 77 before oversized_guess), none wrong."""
     data = realdata.data_dir()
     assert data is not None
     right = 0

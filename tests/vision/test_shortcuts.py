@@ -220,6 +220,52 @@ def test_a_card_in_a_shadow_on_the_lighter_part_of_the_table_is_looked_for() -> 
     assert said <= {c.code for c in frame.playing_cards}
 
 
+def _straddling(shaded: float) -> tuple[np.ndarray, np.ndarray]:
+    """An 800x450 picture of a green table whose lower half lies in a shadow (its light
+    ``shaded`` of the upper half's, the edge some 6 px soft) and three cards with pips: one
+    lit, one shaded, one across the shadow's edge; and the mask of the last one."""
+    h, w = 450, 800
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = (50, 110, 60)
+    paper = np.zeros((h, w), np.uint8)
+    for x0, y0 in ((100, 40), (560, 270), (330, 150)):  # lit, shaded, across
+        img[y0:y0 + 150, x0:x0 + 105] = (225, 228, 230)
+        for px, py in ((30, 30), (70, 75), (30, 120)):
+            cv2.circle(img, (x0 + px, y0 + py), 9, (40, 40, 200), -1)
+    paper[150:300, 330:435] = 1
+    yy = np.mgrid[0:h, 0:w][0].astype(np.float32)
+    light = 1 - (1 - shaded) * cv2.GaussianBlur((yy > 225).astype(np.float32), (0, 0), 3)
+    return (img * light[..., None]).clip(0, 255).astype(np.uint8), paper
+
+
+def test_the_tables_own_light_keeps_a_shadows_edge() -> None:
+    """The "shade" mask: lighter than the table's own light, which is the picture with
+    every bright thing narrower than shade_box of its short side opened away.  An opening
+    keeps a shadow's edge where a mean spreads it, so a card across the edge is one region,
+    the table on neither side of the edge in it."""
+    from vision.detect import _Masks, _Shrunk
+
+    img, across = _straddling(0.4)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    masks = _Masks(gray, _Shrunk(img, 1.0, (800, 450)), RecognizerConfig())
+    assert masks.shaded
+    over = masks.shade()
+    assert over is not None
+    n, labels = cv2.connectedComponents(over)
+    at = labels[225, 340]  # the card across the edge, on the edge, beside its pips
+    assert at != 0
+    region = labels == at
+    inside = int((region & (across > 0)).sum())
+    assert inside >= 0.9 * int(across.sum())  # nearly all its paper (not its pips)
+    assert int((region & (across == 0)).sum()) <= 0.02 * int(across.sum())
+    # the lit and the shaded cards are regions too, and of the table nothing is
+    assert n - 1 == 3, n
+    # a picture lit evenly makes no shade mask
+    even, _ = _straddling(1.0)
+    gray = cv2.cvtColor(even, cv2.COLOR_BGR2GRAY)
+    assert _Masks(gray, _Shrunk(even, 1.0, (800, 450)), RecognizerConfig()).shade() is None
+
+
 def test_a_box_shrunk_alone_is_the_box_of_the_whole_frame_shrunk() -> None:
     """The colour the paper masks need, shrunk for a box alone (the part of the frame it
     needs, from the start of its first period to a period after it), pixel for pixel as
