@@ -945,12 +945,15 @@ class _Masks:
         if self._local_bright is None:
             h, w = self.blur.shape
             k = max(15, (min(h, w) // 4) | 1)
-            bg = cv2.blur(self.blur, (k, k))
-            cfg = self.cfg
-            light = cv2.compare(self.blur, cv2.addWeighted(bg, cfg.local_ratio, bg, 0.0,
-                                                           cfg.local_offset), cv2.CMP_GT)
-            self._local_bright = np.asarray(light, dtype=np.uint8)
+            self._local_bright = self._lighter_than(cv2.blur(self.blur, (k, k)))
         return self._local_bright
+
+    def _lighter_than(self, light: np.ndarray) -> np.ndarray:
+        """255 where the picture is lighter than ``light`` (a level for each pixel) by
+        ``local_ratio`` x and ``local_offset`` levels: paper against the table round it."""
+        cfg = self.cfg
+        return np.asarray(cv2.compare(self.blur, cv2.addWeighted(
+            light, cfg.local_ratio, light, 0.0, cfg.local_offset), cv2.CMP_GT), dtype=np.uint8)
 
     @property
     def over_table(self) -> np.ndarray:
@@ -966,14 +969,11 @@ class _Masks:
                                interpolation=cv2.INTER_AREA)
             k = max(3, int(self.cfg.shade_box * min(h, w) / 8) | 1)
             table = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-            table = cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR)
-            cfg = self.cfg
-            light = cv2.compare(self.blur, cv2.addWeighted(table, cfg.local_ratio, table, 0.0,
-                                                           cfg.local_offset), cv2.CMP_GT)
-            self._over_table = np.asarray(light, dtype=np.uint8)
+            self._over_table = self._lighter_than(
+                cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR))
         return self._over_table
 
-    def shade(self) -> np.ndarray | None:
+    def shade_mask(self) -> np.ndarray | None:
         """The "shade" mask of the whole frame (:attr:`over_table`, specks opened away),
         where the table is lit unevenly; else None.  (Not one of :meth:`more`: a card in a
         shadow is whole in it, and a box of paper left over holds only the part of it the
@@ -1001,7 +1001,8 @@ class _Masks:
         self, roi: tuple[int, int, int, int] | None = None, only: Sequence[str] | None = None
     ) -> list[tuple[str, np.ndarray]]:
         """The other masks, of the whole frame or of the box ``roi`` (x0, y0, x1, y1); of
-        those, only the ones named in ``only`` where given."""
+        those, only the ones named in ``only`` where given.  (Not "shade": see
+        :meth:`shade_mask`.)"""
         cfg, otsu_t = self.cfg, self.otsu_t
         names = [n for n in cfg.detect_masks if only is None or n in only]
         x0, y0, x1, y1 = roi or (0, 0, self.blur.shape[1], self.blur.shape[0])
@@ -1727,7 +1728,7 @@ def detect(
         for name, mask in masks.more(roi, rest):
             scan(name, mask, roi)
         looked.append(roi or (0, 0, sw, sh))
-    if looked and (shade := masks.shade()) is not None:
+    if looked and (shade := masks.shade_mask()) is not None:
         # the whole frame's, its regions in those boxes (each whole, though the box holds
         # only part of it)
         scan("shade", shade, None, looked)

@@ -249,7 +249,7 @@ def test_the_tables_own_light_keeps_a_shadows_edge() -> None:
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     masks = _Masks(gray, _Shrunk(img, 1.0, (800, 450)), RecognizerConfig())
     assert masks.shaded
-    over = masks.shade()
+    over = masks.shade_mask()
     assert over is not None
     n, labels = cv2.connectedComponents(over)
     at = labels[225, 340]  # the card across the edge, on the edge, beside its pips
@@ -263,7 +263,7 @@ def test_the_tables_own_light_keeps_a_shadows_edge() -> None:
     # a picture lit evenly makes no shade mask
     even, _ = _straddling(1.0)
     gray = cv2.cvtColor(even, cv2.COLOR_BGR2GRAY)
-    assert _Masks(gray, _Shrunk(even, 1.0, (800, 450)), RecognizerConfig()).shade() is None
+    assert _Masks(gray, _Shrunk(even, 1.0, (800, 450)), RecognizerConfig()).shade_mask() is None
 
 
 def test_a_box_shrunk_alone_is_the_box_of_the_whole_frame_shrunk() -> None:
