@@ -727,6 +727,20 @@ def _quad_from_sides(
     return order_clockwise(quad)
 
 
+def _filled_share(mask: np.ndarray, quad: np.ndarray) -> float:
+    """How much of the quad ``quad`` (in ``mask``'s pixels) ``mask`` holds."""
+    h, w = mask.shape[:2]
+    x0, y0 = max(0, int(quad[:, 0].min())), max(0, int(quad[:, 1].min()))
+    x1, y1 = min(w, int(quad[:, 0].max()) + 2), min(h, int(quad[:, 1].max()) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 255)
+    area = cv2.countNonZero(inside)
+    held = cv2.countNonZero(cv2.bitwise_and(inside, mask[y0:y1, x0:x1]))
+    return held / area if area else 0.0
+
+
 def _skewed(quad: np.ndarray, ratio: float) -> bool:
     """Whether either pair of opposite sides differs in length by more than ``ratio``."""
     sides = quad_sides(quad)
@@ -855,7 +869,6 @@ class _Masks:
         self._bright_split: float | None = None
         self._shaded: bool | None = None
         self._local_bright: np.ndarray | None = None
-        self._over_table: np.ndarray | None = None
 
     @property
     def not_edges(self) -> np.ndarray:
@@ -955,33 +968,47 @@ class _Masks:
         return np.asarray(cv2.compare(self.blur, cv2.addWeighted(
             light, cfg.local_ratio, light, 0.0, cfg.local_offset), cv2.CMP_GT), dtype=np.uint8)
 
-    @property
-    def over_table(self) -> np.ndarray:
+    def over_table(self, card_side: float = 0.0) -> np.ndarray:
         """255 where the picture is lighter than the table's own light there by
         ``local_ratio`` x and ``local_offset`` levels: paper, in the light or in a shadow,
         and a card lying across a shadow's edge as one region.  The table's light is the
-        picture with every bright thing narrower than ``shade_box`` x its short side opened
-        away (a grey opening, which keeps a shadow's edge where a mean would spread it),
-        worked out on the picture shrunk eightfold."""
-        if self._over_table is None:
-            h, w = self.blur.shape
-            small = cv2.resize(self.blur, (max(1, w // 8), max(1, h // 8)),
-                               interpolation=cv2.INTER_AREA)
-            k = max(3, int(self.cfg.shade_box * min(h, w) / 8) | 1)
-            table = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-            self._over_table = self._lighter_than(
-                cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR))
-        return self._over_table
+        picture with every bright thing narrower than a square opened away (a grey
+        opening, which keeps a shadow's edge where a mean would spread it), worked out on
+        the picture shrunk eightfold; the square ``shade_box`` x the picture's short side,
+        and ``shade_card`` x ``card_side`` (the short side of the cards found, in the
+        picture's pixels) where that is more, up to ``shade_most`` x the picture's short
+        side: a card the square fits in is no bright thing to it, and its paper was taken
+        for the table's light (but a square much bigger than the table between the cards
+        fits nowhere on it, and takes its darkest part for its light)."""
+        h, w = self.blur.shape
+        small = cv2.resize(self.blur, (max(1, w // 8), max(1, h // 8)),
+                           interpolation=cv2.INTER_AREA)
+        cfg = self.cfg
+        short = min(h, w)
+        side = max(cfg.shade_box * short, min(cfg.shade_card * card_side, cfg.shade_most * short))
+        k = max(3, int(side / 8) | 1)
+        table = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        return self._lighter_than(cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR))
 
-    def shade_mask(self) -> np.ndarray | None:
-        """The "shade" mask of the whole frame (:attr:`over_table`, specks opened away),
-        where the table is lit unevenly; else None.  (Not one of :meth:`more`: a card in a
-        shadow is whole in it, and a box of paper left over holds only the part of it the
-        "local" mask saw.)"""
-        if "shade" not in self.cfg.detect_masks or not self.shaded:
+    def shade_mask(self, card_side: float = 0.0) -> np.ndarray | None:
+        """The "shade" mask of the whole frame (:meth:`over_table`: ``card_side`` is the
+        short side of the cards found), where the table is lit unevenly; else None.  Its
+        gaps closed by a disk of ``shade_close`` px (the band along a shadow's edge across
+        a card, where the table's light, enlarged from the eighth scale, still steps down)
+        and its specks opened away by one of ``shade_open``.  (Not one of :meth:`more`: a
+        card in a shadow is whole in it, and a box of paper left over holds only the part
+        of it the "local" mask saw.)"""
+        cfg = self.cfg
+        if "shade" not in cfg.detect_masks or not self.shaded:
             return None
-        return np.asarray(cv2.morphologyEx(self.over_table, cv2.MORPH_OPEN, _DISK5),
-                          dtype=np.uint8)
+        m = self.over_table(card_side)
+        if cfg.shade_close > 1:
+            m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (cfg.shade_close, cfg.shade_close)))
+        if cfg.shade_open > 1:
+            m = cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (cfg.shade_open, cfg.shade_open)))
+        return np.asarray(m, dtype=np.uint8)
 
     def first(self) -> list[tuple[str, Callable[[], np.ndarray]]]:
         """The first masks, each made when called."""
@@ -1583,6 +1610,8 @@ def detect(
     refitted: set[int] = set()  # ... of quads of the other masks' refused outlines refitted
     parted: list[_Cand] = []  # cards parted from the strips they touch (_despurred)
     shaded: set[int] = set()  # contours (ids) of quads from the "shade" mask
+    # ... of those, in no box of paper left over (guesses: see below)
+    apart_shade: set[int] = set()
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -1608,9 +1637,10 @@ def detect(
                 continue  # the table itself, framed by the picture's edges
             if name == "otsu":
                 otsu_boxes.append((x, y, x + w, y + h))
-            if near is not None and not any(x < bx1 and bx0 < x + w and y < by1 and by0 < y + h
-                                            for bx0, by0, bx1, by1 in near):
-                continue  # (a whole frame's mask: only the regions in the boxes looked in)
+            # (a whole frame's mask: a region in none of the boxes looked in is a guess)
+            aside = near is not None and not any(
+                x < bx1 and bx0 < x + w and y < by1 and by0 < y + h
+                for bx0, by0, bx1, by1 in near)
             if roi is not None and (
                 (x <= x0 + 1 and x0 > 0) or (y <= y0 + 1 and y0 > 0)
                 or (x + w >= x1 - 1 and x1 < sw) or (y + h >= y1 - 1 and y1 < sh)
@@ -1630,6 +1660,8 @@ def detect(
                 # the card under it (see free() below)
                 continue
             outlines.append((c, _rough_quad(c, cfg, img_area, ragged=name in RAGGED)))
+            if aside:
+                apart_shade.add(id(c))
         # the sides of every outline whose polygon cut off rounded corners, fitted together
         refits = iter(refine_quads([(c, rough[0]) for c, rough in outlines
                                     if rough is not None and rough[5]]))
@@ -1643,6 +1675,8 @@ def detect(
                 refit = r = _refit_quad(c, rough, cfg, fit)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle
+            if r is not None and name == "shade" and _filled_share(m, r[0]) < cfg.shade_fill:
+                r = None  # a ring of light lines (a zone printed on a board), not paper
             if r is not None:
                 cands.append((r[1], r[0], c))
                 if name == "shade":
@@ -1728,10 +1762,16 @@ def detect(
         for name, mask in masks.more(roi, rest):
             scan(name, mask, roi)
         looked.append(roi or (0, 0, sw, sh))
-    if looked and (shade := masks.shade_mask()) is not None:
-        # the whole frame's, its regions in those boxes (each whole, though the box holds
-        # only part of it)
-        scan("shade", shade, None, looked)
+    if masks.shaded:
+        # a table lit unevenly: the "shade" mask of the whole frame, its regions in the
+        # boxes of paper left over (each whole, though the box holds only part of it)
+        # cards, and those elsewhere guesses, reported only where they name a card (a card
+        # deep in a shadow, darker than the lit table, is paper in no other mask, nor left
+        # over; but a board's printed zones, a hand's shade, are regions of it too); the
+        # square that opens the cards away bigger than the cards found lying apart
+        short = [float(min(quad_sides(q))) for _, q, c in cands if id(c) in alone]
+        if (shade := masks.shade_mask(median(short) if short else 0.0)) is not None:
+            scan("shade", shade, None, looked)
     if hulls or refitted:
         # an edge outline ("hull") holds the card and whatever edge touches it (a shadow's,
         # the table's grain, the cards beside it), a closed mask ("closed") or a widely
@@ -1784,6 +1824,13 @@ def detect(
         cands = [t for t in cands if id(t[2]) not in shaded or not any(
             id(o[2]) not in shaded and o[0] >= cfg.shade_yield * t[0]
             and shapes.overlap(o[1], t[1]) > 0.5 for o in cands)]
+    if apart_shade:
+        # ... and one in no box of paper left over is a guess for where nothing else was
+        # found (a card deep in a shadow): not over another quad (a card with the shade of
+        # a hand beside it, the hand's shade and the card one region)
+        firm = [t for t in cands if id(t[2]) not in apart_shade]
+        cands = [t for t in cands if id(t[2]) not in apart_shade or not any(
+            shapes.overlap(o[1], t[1]) > cfg.max_overlap for o in firm)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
     cands.sort(key=lambda t: -t[0])
@@ -1827,7 +1874,8 @@ def detect(
     kept = [q for q, _ in picked]
     kept_alone = [id(t[2]) in alone for _, t in picked]
     # from a last-resort mask, or oversized
-    kept_last = [id(t[2]) in hulls or id(t[2]) in oversized for _, t in picked]
+    kept_last = [id(t[2]) in hulls or id(t[2]) in oversized or id(t[2]) in apart_shade
+                 for _, t in picked]
     if cfg.hull_snap > 0 and any(id(t[2]) in hulls and id(t[2]) not in paled
                                  for _, t in picked):
         from vision.neighbours import snap_sides

@@ -225,6 +225,10 @@ class RecognizerConfig:
     dim_paper: float = 110.0
     dim_target: float = 200.0
     dim_snr: float = 8.0
+    # ... and where the cards' paper as a whole is not so dark, each card not named whose
+    # own paper is (a card in a shadow on a table lit elsewhere) is read again brightened
+    # so, and taken where then named
+    dim_each: bool = True
     # "local": lighter than the mean in a box round it (a quarter of the picture's short
     # side) by local_ratio x and local_offset grey levels -- a card in a shadow that
     # darkens the table round it too, below Otsu's threshold; made only where the table is
@@ -233,12 +237,25 @@ class RecognizerConfig:
     local_offset: float = 8.0
     shade_ratio: float = 1.6
     # "shade": lighter, by local_ratio and local_offset too, than the table's own light,
-    # the picture with every bright thing narrower than shade_box x its short side opened
-    # away (a card lying across a shadow's edge, lit on one side and shaded on the other,
-    # is one region in it; in the "local" mask, the mean round it taking light from both
-    # sides of the edge, it was two or none; made, as that one, only where the table is
-    # lit unevenly)
+    # the picture with every bright thing narrower than a square opened away, the square
+    # shade_box x its short side and shade_card x the short side of the cards found lying
+    # apart where that is more, up to shade_most x its short side (a card lying across a
+    # shadow's edge, lit on one side and shaded on the other, is one region in it; in the
+    # "local" mask, the mean round it taking light from both sides of the edge, it was two
+    # or none; a card deep in the shadow, darker than the lit table, is paper in no other
+    # mask); made, as that one, only where the table is lit unevenly, over the whole
+    # frame; its gaps closed by a disk of shade_close px (a band along the shadow's edge
+    # across a card, where the table's light, enlarged from an eighth of the size, steps
+    # down a little late), its specks opened away by one of shade_open px
     shade_box: float = 0.15
+    shade_card: float = 1.3
+    shade_most: float = 0.25
+    shade_close: int = 5
+    shade_open: int = 3
+    # ... and a quad of it is taken only where the mask holds shade_fill of it and more:
+    # paper, its pips and index holes in it, not a ring of light lines round a darker
+    # middle (a zone printed on a board, its frame a line lighter than the board)
+    shade_fill: float = 0.35
     # ... and yields to a quad of another mask over it of shade_yield x its area and more:
     # that is the card, and its region took in some table beside it (a darker patch of
     # table beside the card makes the table next to it look lighter than the table)
@@ -2106,6 +2123,8 @@ class Recognizer:
                 bright = self._brightened(bgr, gray, quads)
             if bright is None:
                 raw = self._read_quads(pyr, quads, apart)
+                if self.config.dim_each:
+                    raw = self._dim_read_again(bgr, gray, quads, apart, raw)
             else:
                 # the cards found are read brightened (what else is looked for, in the
                 # picture as taken)
@@ -2228,6 +2247,35 @@ class Recognizer:
         if not 0 < paper < cfg.dim_paper or paper < cfg.dim_snr * noise_sigma(gray):
             return None
         return np.asarray(cv2.convertScaleAbs(bgr, alpha=cfg.dim_target / paper), np.uint8)
+
+    def _dim_read_again(
+        self, bgr: np.ndarray, gray: np.ndarray, quads: list[np.ndarray],
+        apart: list[bool], raw: list[CardReading],
+    ) -> list[CardReading]:
+        """``raw``, the readings of ``quads`` in the picture as taken, with each card not
+        named whose own paper is dim (see ``dim_paper``) read again brightened, as a dim
+        picture's cards are, and taken where then named: a card in a shadow on a table lit
+        elsewhere, where the cards' paper as a whole is not dim."""
+        cfg = self.config
+        dim = [i for i, r in enumerate(raw) if r.card is None and not r.coded
+               and 0 < _paper_level(gray, [quads[i]]) < cfg.dim_paper]
+        if not dim:
+            return raw
+        part = [quads[i] for i in dim]
+        bright = self._brightened(bgr, gray, part)
+        if bright is None:
+            return raw
+        lone = self._lying_apart(quads, apart)
+        try:
+            self.frame_gray = cv2.cvtColor(bright, cv2.COLOR_BGR2GRAY)
+            again = self._read_quads(_Pyramid(bright), part, lone=[lone[i] for i in dim])
+        finally:
+            self.frame_gray = gray
+        out = list(raw)
+        for i, r in zip(dim, again, strict=True):
+            if r.card is not None:
+                out[i] = r
+        return out
 
     def _grown_prints(
         self, pyr: _Pyramid, readings: list[CardReading]
@@ -2752,17 +2800,20 @@ class Recognizer:
         return corner, patches, self._stage(pyr, interps, True)
 
     def _read_quads(
-        self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None
+        self, pyr: _Pyramid, quads: list[np.ndarray], apart: list[bool] | None = None,
+        lone: list[bool] | None = None,
     ) -> list[CardReading]:
         """Read many cards, their corner glyphs scored in batches: both index corners of
         each card, which must agree (see ``apart_lone_confidence`` for a card lying
-        apart, ``apart``: each quad's flag from detection)."""
+        apart, ``apart``: each quad's flag from detection).  ``lone``, where given, is
+        that flag of each quad as :meth:`_lying_apart` would make it, made among more
+        quads than these."""
         cfg = self.config
         stages = self.stages
         size = (self.reader.pw, self.reader.ph)
         with stages("rectify"):
             warps = [_CornerWarp(pyr, q, cfg, size) for q in quads]
-            single = self._lying_apart(quads, apart)
+            single = self._lying_apart(quads, apart) if lone is None else lone
             # (of a card that may lie either way up, the likelier way's corners first)
             first = [w.ways if len(w.ways) == 1 or cfg.likely_way_quality is None
                      else w.likely_ways() for w in warps]

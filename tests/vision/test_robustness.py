@@ -453,9 +453,8 @@ def test_cards_in_a_shadow_across_the_table(rec: Recognizer) -> None:
     to 0.4: the shadowed cards' paper falls below Otsu's threshold, with the lit table.
     Lighter than the table round them, they are found by the "local" mask, made where the
     table is lit unevenly, and those lying across the shadow's edge (and courts deep in
-    it, their paper broken by the picture) by the "shade" mask.  Measured 89 of 96; 81
-    without the shade mask, 38 without both."""
-    import math
+    it, their paper broken by the picture) by the "shade" mask.  Measured 93 of 96; 81
+    without the shade mask, 39 without both."""
 
     import frames
 
@@ -463,18 +462,27 @@ def test_cards_in_a_shadow_across_the_table(rec: Recognizer) -> None:
     named = 0
     for seed in range(8):
         image, truth = frames.table_frame(crops, 12, seed=seed)
-        rng = np.random.default_rng(500 + seed)
-        h, w = image.shape[:2]
-        ang = rng.uniform(0, math.pi)
-        cx, cy = rng.uniform(300, 980), rng.uniform(200, 520)
-        yy, xx = np.mgrid[0:h, 0:w]
-        side = ((xx - cx) * math.cos(ang) + (yy - cy) * math.sin(ang)) > 0
-        soft = cv2.GaussianBlur(side.astype(np.float32), (0, 0), 6)
-        dark = (image * (1 - 0.6 * soft[..., None])).clip(0, 255).astype(np.uint8)
+        dark = _half_in_shadow(image, seed)
         said = [r.card.code for r in rec.read(dark) if r.card is not None]
         assert [c for c in said if c not in truth] == [], (seed, said, truth)
         named += len(said)
-    assert named >= 86, named
+    assert named >= 90, named
+
+
+def _half_in_shadow(image: np.ndarray, seed: int) -> np.ndarray:
+    """``image`` with a hard shadow across part of it, its edge a straight line at any
+    angle through a point well inside the picture: the light beyond the edge 0.4 of that
+    before it, the edge some 15 px soft."""
+    import math
+
+    rng = np.random.default_rng(500 + seed)
+    h, w = image.shape[:2]
+    ang = rng.uniform(0, math.pi)
+    cx, cy = rng.uniform(300, 980), rng.uniform(200, 520)
+    yy, xx = np.mgrid[0:h, 0:w]
+    side = ((xx - cx) * math.cos(ang) + (yy - cy) * math.sin(ang)) > 0
+    soft = cv2.GaussianBlur(side.astype(np.float32), (0, 0), 6)
+    return np.asarray((image * (1 - 0.6 * soft[..., None])).clip(0, 255), np.uint8)
 
 
 def _across_a_shadow(image: np.ndarray, seed: int, strength: float = 0.6) -> np.ndarray:
@@ -493,8 +501,26 @@ def _across_a_shadow(image: np.ndarray, seed: int, strength: float = 0.6) -> np.
     return np.asarray((image * (1 - strength * soft[..., None])).clip(0, 255), np.uint8)
 
 
+def _read_across_a_shadow(rec: Recognizer, plain: Recognizer, folder: str
+                          ) -> list[tuple[list[str], list[str], list[str]]]:
+    """The 12-card frames of ``folder``'s deck (8 seeds) with a shadow's edge across the
+    middle row (:func:`_across_a_shadow`): each frame's cards, those ``rec`` names (none
+    wrong) and those ``plain`` names."""
+    import frames
+
+    crops = frames.card_crops(rec, realdata.photos(folder))
+    out = []
+    for seed in range(8):
+        image, truth = frames.table_frame(crops, 12, seed=seed)
+        dark = _across_a_shadow(image, seed)
+        said = [r.card.code for r in rec.read(dark) if r.card is not None]
+        assert [c for c in said if c not in truth] == [], (seed, said, truth)
+        out.append((truth, said, [r.card.code for r in plain.read(dark) if r.card is not None]))
+    return out
+
+
 @pytest.mark.parametrize(("folder", "floor", "gain"), [
-    ("phone-scenes", 76, 5), ("webcam-grey", 47, 5),
+    ("phone-scenes", 86, 14), ("webcam-grey", 72, 30),
 ])
 def test_a_card_across_a_shadows_edge_is_found_whole(
         rec: Recognizer, folder: str, floor: int, gain: int) -> None:
@@ -502,46 +528,57 @@ def test_a_card_across_a_shadows_edge_is_found_whole(
     part alone, in the "local" mask (lighter than the mean round it, which takes light
     from both sides of the edge) its shaded part or nothing.  The "shade" mask compares
     the picture with the table's own light, a grey opening of it that keeps the shadow's
-    edge, and holds the card whole.  12-card frames, the edge across the middle row (8
-    seeds, 96 cards): measured 80 (phone deck) and 51 (webcam deck, its paper greyer) named,
-    72 and 42 without the shade mask; none wrong."""
+    edge, and holds the card whole; made over the whole frame, it holds the cards deep in
+    the shadow too, darker than the lit table.  12-card frames, the edge across the middle
+    row (8 seeds, 96 cards): measured 89 (phone deck) and 77 (webcam deck, its paper
+    greyer) named, 72 and 42 without the shade mask; none wrong."""
+    import dataclasses
+
+    plain = Recognizer(dataclasses.replace(
+        rec.config, detect_masks=tuple(m for m in rec.config.detect_masks if m != "shade")))
+    read = _read_across_a_shadow(rec, plain, folder)
+    named = sum(len(said) for _, said, _ in read)
+    before = sum(len(was) for _, _, was in read)
+    assert named >= floor and named >= before + gain, (named, before)
+
+
+def test_a_card_in_the_shade_of_a_lit_table_is_read_brightened(rec: Recognizer) -> None:
+    """A dim picture's cards are read brightened (dim_paper); in a picture whose cards are
+    mostly lit, a card deep in a shadow has paper as dim, and is read brightened too where
+    it is not named as taken (dim_each).  The webcam deck's greyer paper, the row of cards
+    below a shadow's edge leaving 0.4 of the light (8 frames, 32 cards): measured 28 named,
+    24 without; none wrong."""
+    import dataclasses
+
+    plain = Recognizer(dataclasses.replace(rec.config, dim_each=False))
+    read = _read_across_a_shadow(rec, plain, "webcam-grey")
+    # (the row in the shadow: the last four cards laid)
+    named = sum(c in said for truth, said, _ in read for c in truth[8:])
+    before = sum(c in was for truth, _, was in read for c in truth[8:])
+    assert named >= 26 and named >= before + 3, (named, before)
+
+
+def test_a_shade_quad_yields_to_a_card_found_nearly_its_size(rec: Recognizer) -> None:
+    """The "shade" mask's region may take in some of the table beside a card (a darker
+    patch of it makes the paper's neighbour look lighter than the table; a shadow's edge
+    beside the card); its quad, a little bigger than the card, was picked over the card's
+    own and read as no card.  Where another mask finds a quad of nearly its size over it
+    (``shade_yield``), that one is the card.  A frame half in shadow (seed 3 of
+    test_cards_in_a_shadow_across_the_table): its 5S, across the shadow's edge, named with
+    the rule and not without it, the other cards named alike.  (In phone photos, a JC
+    tilted 30 degrees and a 7C in cool light needed it before the mask was closed.)"""
     import dataclasses
 
     import frames
 
-    plain = Recognizer(dataclasses.replace(
-        rec.config, detect_masks=tuple(m for m in rec.config.detect_masks if m != "shade")))
-    crops = frames.card_crops(rec, realdata.photos(folder))
-    named = before = 0
-    for seed in range(8):
-        image, truth = frames.table_frame(crops, 12, seed=seed)
-        dark = _across_a_shadow(image, seed)
-        said = [r.card.code for r in rec.read(dark) if r.card is not None]
-        assert [c for c in said if c not in truth] == [], (seed, said, truth)
-        named += len(said)
-        before += sum(r.card is not None for r in plain.read(dark))
-    assert named >= floor and named >= before + gain, (named, before)
-
-
-@pytest.mark.parametrize(("name", "change", "card"), [
-    ("training-Jclubs.jpg", "tilted 30", "JC"),
-    ("training-7clubs.jpg", "cool light", "7C"),
-])
-def test_a_shade_quad_yields_to_a_card_found_nearly_its_size(
-        rec: Recognizer, name: str, change: str, card: str) -> None:
-    """In a phone photo the "shade" mask's region may take in some of the table beside a
-    card (a darker patch of it makes the paper's neighbour look lighter than the table);
-    its quad, a little bigger than the card, was picked over the card's own and read as
-    no card.  Where another mask finds a quad of nearly its size over it
-    (``shade_yield``), that one is the card.  Named with the rule; not without it."""
-    import dataclasses
-
-    img = CHANGES[change](cv2.imread(str(realdata.data_dir() / "phone-scenes" / name),
-                                     cv2.IMREAD_COLOR))
-    said = [r.card.code for r in rec.read(img) if r.card is not None]
-    assert said == [card]
+    crops = frames.card_crops(rec, realdata.photos("phone-scenes"))
+    image, truth = frames.table_frame(crops, 12, seed=3)
+    dark = _half_in_shadow(image, 3)
+    said = {r.card.code for r in rec.read(dark) if r.card is not None}
     free = Recognizer(dataclasses.replace(rec.config, shade_yield=float("inf")))
-    assert card not in [r.card.code for r in free.read(img) if r.card is not None]
+    unruled = {r.card.code for r in free.read(dark) if r.card is not None}
+    assert said <= set(truth) and "5S" in said
+    assert said - unruled == {"5S"} and unruled <= said
 
 
 def test_a_blurred_suit_run_into_the_pip_beside_it_is_cut_apart(rec: Recognizer) -> None:

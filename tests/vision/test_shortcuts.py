@@ -104,11 +104,17 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
     for seed in (1000, 1004, 1035, 1044):
         frame = random_frame(seed, 12, 0, SynthConfig(width=1280, height=720))
         fitted[0] = 0
-        quads_on, _ = detect(frame.image, on, [], None, [])
+        guessed_on: list[bool] = []
+        quads_on, _ = detect(frame.image, on, [], None, guessed_on)
         calls["on"] += fitted[0]
         fitted[0] = 0
-        quads_off, _ = detect(frame.image, off, [], None, [])
+        guessed_off: list[bool] = []
+        quads_off, _ = detect(frame.image, off, [], None, guessed_off)
         calls["off"] += fitted[0]
+        # (the cards; not the guesses, reported only where they read as cards: a patch of
+        # the wood's grain in the "shade" mask of seed 1044, lit unevenly by its grain)
+        quads_on = [q for q, g in zip(quads_on, guessed_on, strict=True) if not g]
+        quads_off = [q for q, g in zip(quads_off, guessed_off, strict=True) if not g]
         assert len(quads_on) == len(quads_off) == 12
         truth = [np.float32(c.corners) for c in frame.cards]
         for a, b in zip(quads_on, quads_off, strict=True):
@@ -117,10 +123,12 @@ def test_the_other_masks_do_not_trace_again_a_card_found_whole(monkeypatch) -> N
             err_on = np.hypot(*(a[:, None] - drawn[None]).transpose(2, 0, 1)).min(1).max()
             err_off = np.hypot(*(b[:, None] - drawn[None]).transpose(2, 0, 1)).min(1).max()
             assert err_on <= err_off + 0.5
-    # (measured 57 of 246 -- 356 while a court's printed frame among the quads sent the
-    # other masks to its card too; without a margin round the cards for the last-resort
-    # masks' outlines, 96)
-    assert calls["on"] < 0.25 * calls["off"], calls
+    # (measured 63 of 252, the "shade" mask's outlines counted on the table whose grain
+    # lights it unevenly, seed 1044's, made over the whole frame; 57 of 246 while it was
+    # made only where paper was left over -- 356 while a court's printed frame among the
+    # quads sent the other masks to its card too; without a margin round the cards for the
+    # last-resort masks' outlines, 96)
+    assert calls["on"] < 0.3 * calls["off"], calls
 
 
 def _speckled_mask(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
@@ -264,6 +272,57 @@ def test_the_tables_own_light_keeps_a_shadows_edge() -> None:
     even, _ = _straddling(1.0)
     gray = cv2.cvtColor(even, cv2.COLOR_BGR2GRAY)
     assert _Masks(gray, _Shrunk(even, 1.0, (800, 450)), RecognizerConfig()).shade_mask() is None
+
+
+def test_the_square_that_opens_the_cards_away_is_bigger_than_the_cards() -> None:
+    """The table's light is the picture with every bright thing a square does not fit in
+    opened away; a card as wide as the square or wider (a camera nearer the table) stays in
+    it, its paper taken for the table's light, and in a shadow it is no paper then.  The
+    square is made bigger than the cards found lying apart (shade_card of their short
+    side), up to shade_most of the picture's short side."""
+    from vision.detect import _Masks, _Shrunk
+
+    h, w = 450, 800
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = (50, 110, 60)
+    for x0, y0 in ((100, 40), (500, 260)):  # one lit, one in the shadow: plain paper
+        img[y0:y0 + 150, x0:x0 + 105] = (225, 228, 230)
+    yy = np.mgrid[0:h, 0:w][0].astype(np.float32)
+    light = 1 - 0.6 * cv2.GaussianBlur((yy > 225).astype(np.float32), (0, 0), 3)
+    img = (img * light[..., None]).clip(0, 255).astype(np.uint8)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    cfg = RecognizerConfig()
+    masks = _Masks(gray, _Shrunk(img, 1.0, (w, h)), cfg)
+    assert cfg.shade_box * h < 105 < cfg.shade_most * h  # (the square a card's width)
+    shaded = (slice(270, 400), slice(510, 595))  # inside the card in the shadow
+    small = masks.shade_mask()
+    assert small is not None and int(small[shaded].mean()) < 128
+    big = masks.shade_mask(105.0)
+    assert big is not None and int(big[shaded].min()) == 255
+    assert int(big[100:150, 300:400].max()) == 0  # (the lit table is none)
+    assert int(big[330:400, 100:300].max()) == 0  # (nor the shaded one)
+
+
+def test_a_boards_printed_zones_are_no_paper_to_the_shade_mask() -> None:
+    """The printed board lies on a wooden table, lit unevenly to the "shade" mask; each zone
+    printed on it is framed by a line lighter than the board, and with the opening of 3 px
+    that keeps a card's corner beside its index, that frame is a ring in the mask, whose
+    outline is a card's shape.  A quad of the mask is taken only where the mask holds
+    shade_fill of it (the zones: 0.08 to 0.16; cards in a shadow 0.6 and more).  The
+    empty board: its four corner codes' cards and nothing else; without the rule, every
+    zone too (the tablet asked which card lay on each)."""
+    import dataclasses
+
+    from vision import tablevideo as tvid
+
+    renderer = tvid.TableRenderer([], config=tvid.TableVideoConfig(
+        passes_per_minute=0.0, hand_probability=0.0, seed=0))
+    frame = np.clip(renderer.frame(3), 0, 255).astype(np.uint8)
+    cfg = RecognizerConfig()
+    quads, _ = detect(frame, cfg, [], None, [])
+    assert len(quads) == 4  # the codes' cards at the board's corners
+    quads, _ = detect(frame, dataclasses.replace(cfg, shade_fill=0.0), [], None, [])
+    assert len(quads) > 10
 
 
 def test_a_box_shrunk_alone_is_the_box_of_the_whole_frame_shrunk() -> None:
