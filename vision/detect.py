@@ -571,20 +571,26 @@ def _ring_share(mask: np.ndarray, quad: np.ndarray) -> float:
     crosses the ring); round a region of a noisy table's speckle, as much as anywhere."""
     q = np.asarray(quad, np.float64)
     mid = q.mean(axis=0)
-    outer, inner = mid + (q - mid) * 1.2, mid + (q - mid) * 1.05
+    return _share_in(mask, mid + (q - mid) * 1.2, mid + (q - mid) * 1.05)
+
+
+def _share_in(mask: np.ndarray, outer: np.ndarray, inner: np.ndarray | None = None) -> float:
+    """The share of ``mask`` (non-zero) in the polygon ``outer`` (``mask``'s pixels), less
+    the polygon ``inner`` where given (a ring)."""
     h, w = mask.shape[:2]
     x0, y0 = (int(max(0.0, v)) for v in np.floor(outer.min(axis=0)))
     x1 = int(min(w, math.ceil(outer[:, 0].max()) + 1))
     y1 = int(min(h, math.ceil(outer[:, 1].max()) + 1))
     if x1 <= x0 or y1 <= y0:
         return 0.0
-    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(ring, [np.round(outer - (x0, y0)).astype(np.int32)], 255)
-    cv2.fillPoly(ring, [np.round(inner - (x0, y0)).astype(np.int32)], 0)
-    total = cv2.countNonZero(ring)
+    part = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(part, [np.round(outer - (x0, y0)).astype(np.int32)], 255)
+    if inner is not None:
+        cv2.fillPoly(part, [np.round(inner - (x0, y0)).astype(np.int32)], 0)
+    total = cv2.countNonZero(part)
     if total == 0:
         return 0.0
-    return cv2.countNonZero(cv2.bitwise_and(ring, mask[y0:y1, x0:x1])) / total
+    return cv2.countNonZero(cv2.bitwise_and(part, mask[y0:y1, x0:x1])) / total
 
 
 def _fit_sides(pts: NDArray[np.float32], quad: np.ndarray) -> NDArray[np.float32] | None:
@@ -725,20 +731,6 @@ def _quad_from_sides(
     if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
         return None
     return order_clockwise(quad)
-
-
-def _filled_share(mask: np.ndarray, quad: np.ndarray) -> float:
-    """How much of the quad ``quad`` (in ``mask``'s pixels) ``mask`` holds."""
-    h, w = mask.shape[:2]
-    x0, y0 = max(0, int(quad[:, 0].min())), max(0, int(quad[:, 1].min()))
-    x1, y1 = min(w, int(quad[:, 0].max()) + 2), min(h, int(quad[:, 1].max()) + 2)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(quad - (x0, y0)).astype(np.int32), 255)
-    area = cv2.countNonZero(inside)
-    held = cv2.countNonZero(cv2.bitwise_and(inside, mask[y0:y1, x0:x1]))
-    return held / area if area else 0.0
 
 
 def _skewed(quad: np.ndarray, ratio: float) -> bool:
@@ -1611,7 +1603,7 @@ def detect(
     parted: list[_Cand] = []  # cards parted from the strips they touch (_despurred)
     shaded: set[int] = set()  # contours (ids) of quads from the "shade" mask
     # ... of those, in no box of paper left over (guesses: see below)
-    apart_shade: set[int] = set()
+    shade_guesses: set[int] = set()
 
     # bounding boxes (x0, y0, x1, y1) of plain Otsu regions that are one card each; how
     # many regions of a card's size that mask has, and whether one frames the picture
@@ -1661,7 +1653,7 @@ def detect(
                 continue
             outlines.append((c, _rough_quad(c, cfg, img_area, ragged=name in RAGGED)))
             if aside:
-                apart_shade.add(id(c))
+                shade_guesses.add(id(c))
         # the sides of every outline whose polygon cut off rounded corners, fitted together
         refits = iter(refine_quads([(c, rough[0]) for c, rough in outlines
                                     if rough is not None and rough[5]]))
@@ -1675,7 +1667,7 @@ def detect(
                 refit = r = _refit_quad(c, rough, cfg, fit)
             if r is not None and name == "hull" and _skewed(r[0], cfg.hull_side_ratio):
                 r = None  # an outline of edges is trusted only when nearly a rectangle
-            if r is not None and name == "shade" and _filled_share(m, r[0]) < cfg.shade_fill:
+            if r is not None and name == "shade" and _share_in(m, r[0]) < cfg.shade_fill:
                 r = None  # a ring of light lines (a zone printed on a board), not paper
             if r is not None:
                 cands.append((r[1], r[0], c))
@@ -1824,12 +1816,12 @@ def detect(
         cands = [t for t in cands if id(t[2]) not in shaded or not any(
             id(o[2]) not in shaded and o[0] >= cfg.shade_yield * t[0]
             and shapes.overlap(o[1], t[1]) > 0.5 for o in cands)]
-    if apart_shade:
+    if shade_guesses:
         # ... and one in no box of paper left over is a guess for where nothing else was
         # found (a card deep in a shadow): not over another quad (a card with the shade of
         # a hand beside it, the hand's shade and the card one region)
-        firm = [t for t in cands if id(t[2]) not in apart_shade]
-        cands = [t for t in cands if id(t[2]) not in apart_shade or not any(
+        firm = [t for t in cands if id(t[2]) not in shade_guesses]
+        cands = [t for t in cands if id(t[2]) not in shade_guesses or not any(
             shapes.overlap(o[1], t[1]) > cfg.max_overlap for o in firm)]
     # biggest first; drop candidates that mostly lie inside one already kept (the printed
     # frame of a face card, the yellow panel of a pip card) or duplicate it
@@ -1874,7 +1866,7 @@ def detect(
     kept = [q for q, _ in picked]
     kept_alone = [id(t[2]) in alone for _, t in picked]
     # from a last-resort mask, or oversized
-    kept_last = [id(t[2]) in hulls or id(t[2]) in oversized or id(t[2]) in apart_shade
+    kept_last = [id(t[2]) in hulls or id(t[2]) in oversized or id(t[2]) in shade_guesses
                  for _, t in picked]
     if cfg.hull_snap > 0 and any(id(t[2]) in hulls and id(t[2]) not in paled
                                  for _, t in picked):
